@@ -1,0 +1,354 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Notification methods of protocol version 1.
+const (
+	MethodItemStarted       = "item/started"
+	MethodItemUpdated       = "item/updated"
+	MethodItemCompleted     = "item/completed"
+	MethodItemDelta         = "item/delta"
+	MethodTurnQueued        = "turn/queued"
+	MethodTurnUnqueued      = "turn/unqueued"
+	MethodTurnStarted       = "turn/started"
+	MethodTurnCompleted     = "turn/completed"
+	MethodApprovalRequested = "approval/requested"
+	MethodApprovalResolved  = "approval/resolved"
+	MethodSessionState      = "session/state"
+	MethodWarning           = "warning"
+)
+
+// IsDurable reports whether method names a durable (journaled) event, and
+// known whether it is a method of the protocol at all.
+func IsDurable(method string) (durable, known bool) {
+	switch method {
+	case MethodItemStarted, MethodItemUpdated, MethodItemCompleted,
+		MethodTurnQueued, MethodTurnUnqueued, MethodTurnStarted, MethodTurnCompleted,
+		MethodApprovalRequested, MethodApprovalResolved, MethodSessionState:
+		return true, true
+	case MethodItemDelta, MethodWarning:
+		return false, true
+	}
+	return false, false
+}
+
+// Event is one decoded session notification. Params holds the params
+// object verbatim (it is what a paged read or `watch --json` prints); the
+// typed members hold what the fold needs, by method.
+type Event struct {
+	Method      string
+	SessionID   string
+	Seq         int64 // from viewCursor
+	Durable     bool
+	PrevSeq     int64 // from prevCursor (durable only); 0 when null
+	EmittedAtMs int64
+	Params      json.RawMessage
+
+	Item *Item // item/started, item/updated, item/completed
+
+	ItemID string // item/delta, approval/requested
+	Field  string // item/delta (default "text")
+	Delta  string // item/delta
+
+	TurnID    string     // turn/*, approval/requested, warning
+	CommandID string     // turn/queued, turn/unqueued, turn/started
+	Text      string     // turn/queued
+	QueuePos  int64      // turn/queued position (-1 when absent)
+	Reason    string     // turn/unqueued
+	StartedAt string     // turn/started
+	Status    string     // turn/completed
+	TurnError *TurnError // turn/completed
+
+	ApprovalID string // approval/requested, approval/resolved
+	Decision   string // approval/resolved
+
+	Values map[string]json.RawMessage // session/state: the values by name
+
+	Warning *Warning // warning
+}
+
+// TurnError is the error of a failed turn.
+type TurnError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Warning is a transient model-request diagnostic. It is never part of the
+// transcript history.
+type Warning struct {
+	RequestKind string `json:"requestKind"`
+	Code        string `json:"code"`
+	Message     string `json:"message"`
+	Retryable   bool   `json:"retryable"`
+	Attempt     int    `json:"attempt"`
+	MaxAttempts int    `json:"maxAttempts"`
+	WillRetry   bool   `json:"willRetry"`
+	TurnID      string `json:"turnId,omitempty"`
+	Seq         int64  `json:"-"`
+}
+
+// Frame is any JSON-RPC message read from the wire: a notification (Method
+// set, ID nil) or a response (ID set).
+type Frame struct {
+	JSONRPC     string          `json:"jsonrpc"`
+	ID          json.RawMessage `json:"id,omitempty"`
+	Method      string          `json:"method,omitempty"`
+	Params      json.RawMessage `json:"params,omitempty"`
+	Result      json.RawMessage `json:"result,omitempty"`
+	Error       *RPCError       `json:"error,omitempty"`
+	EmittedAtMs int64           `json:"emittedAtMs,omitempty"`
+}
+
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string { return e.Message }
+
+// IsResponse reports whether the frame answers a request.
+func (f *Frame) IsResponse() bool { return f.Method == "" && (len(f.ID) > 0 || f.Error != nil || f.Result != nil) }
+
+// ParseFrame parses one wire frame as a JSON-RPC message. A frame that is
+// not a JSON object, or has neither a method nor an id, is an
+// upstream_frame_error.
+func ParseFrame(raw []byte) (*Frame, error) {
+	var f Frame
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, frameErr("", "malformed frame: %v", err)
+	}
+	if f.Method == "" && len(f.ID) == 0 && f.Error == nil {
+		return nil, frameErr("", "frame is neither a notification nor a response")
+	}
+	return &f, nil
+}
+
+// DecodeFrame decodes a wire frame holding a session notification.
+func DecodeFrame(raw []byte) (*Event, error) {
+	f, err := ParseFrame(raw)
+	if err != nil {
+		return nil, err
+	}
+	if f.Method == "" {
+		return nil, frameErr("", "frame is a response, not a notification")
+	}
+	ev, err := DecodeNotification(f.Method, f.Params)
+	if err != nil {
+		return nil, err
+	}
+	ev.EmittedAtMs = f.EmittedAtMs
+	return ev, nil
+}
+
+// wireParams is the union of every notification's params.
+type wireParams struct {
+	SessionID  *string         `json:"sessionId"`
+	ViewCursor *string         `json:"viewCursor"`
+	PrevCursor json.RawMessage `json:"prevCursor"`
+	Item       json.RawMessage `json:"item"`
+	ItemID     json.RawMessage `json:"itemId"`
+	Field      json.RawMessage `json:"field"`
+	Delta      json.RawMessage `json:"delta"`
+	TurnID     json.RawMessage `json:"turnId"`
+	CommandID  json.RawMessage `json:"commandId"`
+	Text       json.RawMessage `json:"text"`
+	Position   json.RawMessage `json:"position"`
+	Reason     json.RawMessage `json:"reason"`
+	StartedAt  json.RawMessage `json:"startedAt"`
+	Status     json.RawMessage `json:"status"`
+	Error      json.RawMessage `json:"error"`
+	ApprovalID json.RawMessage `json:"approvalId"`
+	Decision   json.RawMessage `json:"decision"`
+}
+
+// deltaParams is the shape of item/delta params, decoded on a fast path.
+type deltaParams struct {
+	SessionID  *string `json:"sessionId"`
+	ViewCursor *string `json:"viewCursor"`
+	ItemID     *string `json:"itemId"`
+	Field      *string `json:"field"`
+	Delta      *string `json:"delta"`
+}
+
+// envelopeKeys are the params members that are routing, not session state.
+var envelopeKeys = map[string]bool{"sessionId": true, "viewCursor": true, "prevCursor": true}
+
+// DecodeNotification decodes a notification's method and params into an
+// Event. Unknown methods, missing or wrong-typed members and unknown delta
+// shapes are upstream_frame_errors.
+func DecodeNotification(method string, params json.RawMessage) (*Event, error) {
+	durable, known := IsDurable(method)
+	if !known {
+		return nil, frameErr(method, "unknown method %q", method)
+	}
+	params = bytes.TrimSpace(params)
+	if len(params) == 0 || params[0] != '{' {
+		return nil, frameErr(method, "params is not an object")
+	}
+	ev := &Event{Method: method, Durable: durable, Params: params, QueuePos: -1}
+	if method == MethodItemDelta {
+		var p deltaParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, frameErr(method, "unknown delta shape: %v", err)
+		}
+		if err := ev.setCursor(p.SessionID, p.ViewCursor); err != nil {
+			return nil, err
+		}
+		if p.ItemID == nil || *p.ItemID == "" {
+			return nil, frameErr(method, "unknown delta shape: no itemId")
+		}
+		if p.Delta == nil {
+			return nil, frameErr(method, "unknown delta shape: no string delta")
+		}
+		ev.ItemID, ev.Delta, ev.Field = *p.ItemID, *p.Delta, "text"
+		if p.Field != nil {
+			ev.Field = *p.Field
+		}
+		if ev.Field == "" {
+			return nil, frameErr(method, "unknown delta shape: empty field")
+		}
+		return ev, nil
+	}
+	var p wireParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, frameErr(method, "malformed params: %v", err)
+	}
+	if err := ev.setCursor(p.SessionID, p.ViewCursor); err != nil {
+		return nil, err
+	}
+	if durable {
+		switch prev := bytes.TrimSpace(p.PrevCursor); {
+		case len(prev) == 0 || string(prev) == "null":
+			ev.PrevSeq = 0
+		default:
+			var s string
+			if json.Unmarshal(prev, &s) != nil {
+				return nil, frameErr(method, "prevCursor is not a string")
+			}
+			sid, seq, ok := ParseCursor(s)
+			if !ok || sid != ev.SessionID {
+				return nil, frameErr(method, "malformed prevCursor %q", s)
+			}
+			ev.PrevSeq = seq
+		}
+	}
+	var err error
+	str := func(raw json.RawMessage, name string, required bool) string {
+		if err != nil {
+			return ""
+		}
+		if len(raw) == 0 || string(raw) == "null" {
+			if required {
+				err = frameErr(method, "params lack %q", name)
+			}
+			return ""
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			err = frameErr(method, "params member %q is not a string", name)
+		}
+		return s
+	}
+	switch method {
+	case MethodItemStarted, MethodItemUpdated, MethodItemCompleted:
+		if len(p.Item) == 0 || string(p.Item) == "null" {
+			return nil, frameErr(method, "params lack \"item\"")
+		}
+		it, ierr := DecodeItem(p.Item)
+		if ierr != nil {
+			fe := ierr.(*FoldError)
+			fe.Method = method
+			return nil, fe
+		}
+		ev.Item = it
+	case MethodTurnQueued:
+		ev.TurnID = str(p.TurnID, "turnId", true)
+		ev.CommandID = str(p.CommandID, "commandId", false)
+		ev.Text = str(p.Text, "text", false)
+		if len(p.Position) > 0 && string(p.Position) != "null" {
+			if json.Unmarshal(p.Position, &ev.QueuePos) != nil {
+				return nil, frameErr(method, "position is not an integer")
+			}
+		}
+	case MethodTurnUnqueued:
+		ev.TurnID = str(p.TurnID, "turnId", false)
+		ev.CommandID = str(p.CommandID, "commandId", false)
+		ev.Reason = str(p.Reason, "reason", false)
+		if err == nil && ev.TurnID == "" && ev.CommandID == "" {
+			err = frameErr(method, "params lack both turnId and commandId")
+		}
+	case MethodTurnStarted:
+		ev.TurnID = str(p.TurnID, "turnId", true)
+		ev.StartedAt = str(p.StartedAt, "startedAt", false)
+		ev.CommandID = str(p.CommandID, "commandId", false)
+	case MethodTurnCompleted:
+		ev.TurnID = str(p.TurnID, "turnId", true)
+		ev.Status = str(p.Status, "status", true)
+		if len(p.Error) > 0 && string(p.Error) != "null" {
+			var te TurnError
+			if json.Unmarshal(p.Error, &te) != nil {
+				return nil, frameErr(method, "error is not an {code, message} object")
+			}
+			ev.TurnError = &te
+		}
+	case MethodApprovalRequested:
+		ev.ApprovalID = str(p.ApprovalID, "approvalId", true)
+		ev.TurnID = str(p.TurnID, "turnId", false)
+		ev.ItemID = str(p.ItemID, "itemId", false)
+	case MethodApprovalResolved:
+		ev.ApprovalID = str(p.ApprovalID, "approvalId", true)
+		ev.Decision = str(p.Decision, "decision", false)
+	case MethodSessionState:
+		var all map[string]json.RawMessage
+		if json.Unmarshal(params, &all) != nil {
+			return nil, frameErr(method, "malformed params")
+		}
+		ev.Values = make(map[string]json.RawMessage, len(all))
+		for k, v := range all {
+			if !envelopeKeys[k] {
+				ev.Values[k] = v
+			}
+		}
+	case MethodWarning:
+		var w Warning
+		if json.Unmarshal(params, &w) != nil {
+			return nil, frameErr(method, "malformed warning params")
+		}
+		w.Seq = ev.Seq
+		ev.Warning = &w
+		ev.TurnID = w.TurnID
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+func (ev *Event) setCursor(sessionID, viewCursor *string) error {
+	if sessionID == nil || *sessionID == "" {
+		return frameErr(ev.Method, "params lack \"sessionId\"")
+	}
+	if viewCursor == nil {
+		return frameErr(ev.Method, "params lack \"viewCursor\"")
+	}
+	sid, seq, ok := ParseCursor(*viewCursor)
+	if !ok || sid != *sessionID || seq < 1 {
+		return frameErr(ev.Method, "malformed viewCursor %q", *viewCursor)
+	}
+	ev.SessionID, ev.Seq = *sessionID, seq
+	return nil
+}
+
+// PageElement is the paged-read element shape: {method, params}.
+type PageElement struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// Element returns the event in the paged-read element shape.
+func (ev *Event) Element() PageElement { return PageElement{Method: ev.Method, Params: ev.Params} }

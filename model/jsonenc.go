@@ -1,0 +1,160 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// appendString appends s as a JSON string. HTML characters are not escaped;
+// invalid UTF-8 becomes U+FFFD, as encoding/json does.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"':
+				dst = append(dst, '\\', '"')
+			case '\\':
+				dst = append(dst, '\\', '\\')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				const hex = "0123456789abcdef"
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\u202`...)
+			dst = append(dst, "89"[r&1])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendCanonical appends v in Lookout's canonical JSON form: object keys
+// sorted, no insignificant white space, numbers as written by the source.
+// v is a value of an item's field tree (json.RawMessage, *Str, map[string]any,
+// []any) or a plain Go value produced by decoding with UseNumber.
+func appendCanonical(dst []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...)
+	case json.RawMessage:
+		return appendCanonicalRaw(dst, x)
+	case *Str:
+		return appendString(dst, x.String())
+	case string:
+		return appendString(dst, x)
+	case json.Number:
+		return append(dst, x...)
+	case bool:
+		return strconv.AppendBool(dst, x)
+	case int64:
+		return strconv.AppendInt(dst, x, 10)
+	case int:
+		return strconv.AppendInt(dst, int64(x), 10)
+	case float64:
+		return strconv.AppendFloat(dst, x, 'g', -1, 64)
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, k)
+			dst = append(dst, ':')
+			dst = appendCanonical(dst, x[k])
+		}
+		return append(dst, '}')
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendCanonical(dst, e)
+		}
+		return append(dst, ']')
+	case []string:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, e)
+		}
+		return append(dst, ']')
+	default:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return append(dst, "null"...)
+		}
+		return appendCanonicalRaw(dst, b)
+	}
+}
+
+// appendCanonicalRaw re-encodes raw JSON canonically. Scalars other than
+// strings are copied as they are; strings, objects and arrays are decoded
+// and re-encoded so that two spellings of one value encode alike.
+func appendCanonicalRaw(dst []byte, raw json.RawMessage) []byte {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return append(dst, "null"...)
+	}
+	switch raw[0] {
+	case '{', '[', '"':
+		v, err := decodeAny(raw)
+		if err != nil {
+			return append(dst, "null"...)
+		}
+		return appendCanonical(dst, v)
+	default:
+		return append(dst, raw...)
+	}
+}
+
+func decodeAny(raw []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}

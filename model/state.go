@@ -1,0 +1,521 @@
+package model
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// ActiveTurn is the session's running turn.
+type ActiveTurn struct {
+	TurnID    string `json:"turnId"`
+	CommandID string `json:"commandId"`
+	StartedAt string `json:"startedAt"`
+}
+
+// QueuedTurn is an admitted submission waiting for the active turn to end.
+type QueuedTurn struct {
+	TurnID    string `json:"turnId"`
+	CommandID string `json:"commandId"`
+	Text      string `json:"text"`
+}
+
+// Approval is a pending approval request; Params are the params of its
+// approval/requested notification, verbatim.
+type Approval struct {
+	ApprovalID string
+	TurnID     string
+	ItemID     string
+	Summary    string
+	Options    []string
+	Params     json.RawMessage
+}
+
+// TurnRecord is what the fold remembers of a turn beyond the snapshot
+// shape: whether it started and how it ended. It is not part of the
+// canonical encoding.
+type TurnRecord struct {
+	TurnID    string
+	Started   bool
+	StartedAt string
+	Status    string // "" while not completed
+	Error     *TurnError
+}
+
+const maxWarnings = 8
+
+// State is the folded session. It is not safe for concurrent use: one
+// goroutine owns it and hands immutable Views to others.
+type State struct {
+	SessionID string
+	Epoch     string
+	// Cursor is the highest seq folded, durable or not; DurableCursor the
+	// seq of the last durable event folded (the prevCursor the next
+	// durable event must name).
+	Cursor        int64
+	DurableCursor int64
+	// HasOlder is true while history older than the oldest held item
+	// exists on the host.
+	HasOlder bool
+
+	items       map[string]*Item
+	order       []*Item // by (Position, ID)
+	orderShared bool    // a View holds order[:len]: copy before rewriting in place
+	gen         uint64
+
+	active    *ActiveTurn
+	queued    []QueuedTurn
+	approvals []Approval
+	values    map[string]json.RawMessage
+	turns     map[string]*TurnRecord
+	lastTurn  *TurnRecord
+	warnings  []Warning
+
+	pending      []*PendingEntry
+	pendingOrder uint64
+	retired      []Retirement
+	diagnostics  []FoldError
+}
+
+// NewState returns an empty state for a session.
+func NewState(sessionID string) *State {
+	return &State{
+		SessionID: sessionID,
+		items:     map[string]*Item{},
+		values:    map[string]json.RawMessage{},
+		turns:     map[string]*TurnRecord{},
+	}
+}
+
+func (s *State) init() {
+	if s.items == nil {
+		s.items = map[string]*Item{}
+	}
+	if s.values == nil {
+		s.values = map[string]json.RawMessage{}
+	}
+	if s.turns == nil {
+		s.turns = map[string]*TurnRecord{}
+	}
+}
+
+// Len is the number of items held.
+func (s *State) Len() int { return len(s.order) }
+
+// Item returns the held item with id, or nil. The returned Item must not be
+// mutated, and is only stable until the next Apply unless taken via View.
+func (s *State) Item(id string) *Item { return s.items[id] }
+
+// Items returns the items in transcript order. Same caveats as Item.
+func (s *State) Items() []*Item { return s.order }
+
+// Apply folds one server event. It returns nil when the event was folded or
+// was a re-delivery (a durable event whose seq is not above DurableCursor,
+// or an ephemeral one whose seq is not above Cursor), and a *FoldError when
+// the event is refused, in which case nothing changed. Continuity (gap)
+// checks are the caller's: Apply folds what it is given.
+func (s *State) Apply(ev *Event) error {
+	s.init()
+	if s.SessionID == "" {
+		s.SessionID = ev.SessionID
+	}
+	if ev.SessionID != s.SessionID {
+		return &FoldError{Reason: SessionMismatch, Method: ev.Method, Seq: ev.Seq, Detail: "event of session " + ev.SessionID}
+	}
+	if ev.Durable {
+		if ev.Seq <= s.DurableCursor {
+			return nil
+		}
+	} else if ev.Seq <= s.Cursor {
+		return nil
+	}
+	if err := s.fold(ev); err != nil {
+		return err
+	}
+	if ev.Seq > s.Cursor {
+		s.Cursor = ev.Seq
+	}
+	if ev.Durable {
+		s.DurableCursor = ev.Seq
+	}
+	return nil
+}
+
+func (s *State) fold(ev *Event) *FoldError {
+	switch ev.Method {
+	case MethodItemStarted, MethodItemUpdated, MethodItemCompleted:
+		s.applyItem(ev.Item, ev.Method == MethodItemCompleted, ev.Seq)
+	case MethodItemDelta:
+		return s.applyDelta(ev)
+	case MethodTurnQueued:
+		s.turnQueued(ev)
+	case MethodTurnUnqueued:
+		s.turnUnqueued(ev)
+	case MethodTurnStarted:
+		s.turnStarted(ev)
+	case MethodTurnCompleted:
+		s.turnCompleted(ev)
+	case MethodApprovalRequested:
+		s.approvalRequested(ev)
+	case MethodApprovalResolved:
+		s.approvals = slices.DeleteFunc(slices.Clone(s.approvals), func(a Approval) bool { return a.ApprovalID == ev.ApprovalID })
+	case MethodSessionState:
+		for k, v := range ev.Values {
+			s.values[k] = v
+		}
+	case MethodWarning:
+		if ev.Warning != nil {
+			w := append(slices.Clone(s.warnings), *ev.Warning)
+			if len(w) > maxWarnings {
+				w = w[len(w)-maxWarnings:]
+			}
+			s.warnings = w
+		}
+	default:
+		return &FoldError{Reason: UpstreamFrameError, Method: ev.Method, Seq: ev.Seq, Detail: "unknown method"}
+	}
+	return nil
+}
+
+// applyItem folds a full item object under the replace-iff-higher-revision
+// rule. seq is the event's seq (0 for history pages, which must carry
+// positions).
+func (s *State) applyItem(in *Item, completed bool, seq int64) {
+	cur := s.items[in.ID]
+	if cur != nil && in.Revision <= cur.Revision {
+		return
+	}
+	it := in.clone()
+	it.gen = s.gen
+	it.Final = completed || (cur != nil && cur.Final)
+	it.TerminalUnknown = false
+	switch {
+	case it.Position > 0:
+	case cur != nil:
+		it.setPosition(cur.Position)
+	default:
+		it.setPosition(seq)
+	}
+	if cur != nil {
+		it.Version = cur.Version + 1
+		if it.Kind == KindToolCall && cur.Kind == KindToolCall && !ValidToolTransition(cur.Status, it.Status) {
+			s.diagnose(FoldError{Reason: InvalidTransition, ItemID: it.ID, Seq: seq,
+				Detail: "toolCall " + cur.Status + " -> " + it.Status + " (applied: the higher revision is authoritative)"})
+		}
+	} else {
+		it.Version = 1
+	}
+	s.items[it.ID] = it
+	if cur != nil && cur.Position == it.Position {
+		s.replaceInOrder(cur, it)
+	} else {
+		if cur != nil {
+			s.removeFromOrder(cur)
+		}
+		s.insertInOrder(it)
+	}
+	if it.Kind == KindUserMessage {
+		if cid := it.CommandID(); cid != "" {
+			s.retirePending(cid, RetiredJoined, it.ID)
+		}
+	}
+}
+
+func (s *State) applyDelta(ev *Event) *FoldError {
+	it := s.items[ev.ItemID]
+	if it == nil {
+		return &FoldError{Reason: UnknownItem, Method: ev.Method, ItemID: ev.ItemID, Field: ev.Field, Seq: ev.Seq, Detail: "delta for an item never seen"}
+	}
+	if !it.IsOpen() {
+		return &FoldError{Reason: TerminalItem, Method: ev.Method, ItemID: ev.ItemID, Field: ev.Field, Seq: ev.Seq, Detail: "delta for an item already " + it.Status}
+	}
+	if it.gen != s.gen {
+		it = s.own(it)
+	}
+	if ferr := it.appendDelta(ev.Field, ev.Delta); ferr != nil {
+		ferr.Method, ferr.ItemID, ferr.Field, ferr.Seq = ev.Method, ev.ItemID, ev.Field, ev.Seq
+		return ferr
+	}
+	it.Version++
+	return nil
+}
+
+// own returns a copy of a published item that this State may mutate.
+func (s *State) own(it *Item) *Item {
+	c := it.clone()
+	c.gen = s.gen
+	s.items[c.ID] = c
+	s.replaceInOrder(it, c)
+	return c
+}
+
+func less(a, b *Item) int {
+	if a.Position != b.Position {
+		if a.Position < b.Position {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case a.ID < b.ID:
+		return -1
+	case a.ID > b.ID:
+		return 1
+	}
+	return 0
+}
+
+func (s *State) index(it *Item) (int, bool) {
+	return slices.BinarySearchFunc(s.order, it, less)
+}
+
+func (s *State) writableOrder() {
+	if s.orderShared {
+		s.order = slices.Clone(s.order)
+		s.orderShared = false
+	}
+}
+
+func (s *State) replaceInOrder(old, nw *Item) {
+	i, ok := s.index(old)
+	if !ok {
+		s.insertInOrder(nw)
+		return
+	}
+	s.writableOrder()
+	s.order[i] = nw
+}
+
+func (s *State) removeFromOrder(it *Item) {
+	if i, ok := s.index(it); ok {
+		s.writableOrder()
+		s.order = slices.Delete(s.order, i, i+1)
+	}
+}
+
+func (s *State) insertInOrder(it *Item) {
+	n := len(s.order)
+	if n == 0 || less(s.order[n-1], it) < 0 {
+		// Appending never rewrites what a View holds (it holds order[:n:n]).
+		s.order = append(s.order, it)
+		return
+	}
+	i, _ := s.index(it)
+	s.writableOrder()
+	s.order = slices.Insert(s.order, i, it)
+}
+
+func (s *State) turn(id string) *TurnRecord {
+	t := s.turns[id]
+	if t == nil {
+		t = &TurnRecord{TurnID: id}
+		s.turns[id] = t
+	}
+	return t
+}
+
+func (s *State) turnQueued(ev *Event) {
+	if !slices.ContainsFunc(s.queued, func(q QueuedTurn) bool { return q.TurnID == ev.TurnID }) {
+		s.queued = append(slices.Clone(s.queued), QueuedTurn{TurnID: ev.TurnID, CommandID: ev.CommandID, Text: ev.Text})
+	}
+	if p := s.findPending(ev.CommandID); p != nil {
+		p.Acked, p.TurnID, p.Status = true, ev.TurnID, PendingQueued
+	}
+}
+
+func (s *State) dequeue(turnID, commandID string) (QueuedTurn, bool) {
+	i := slices.IndexFunc(s.queued, func(q QueuedTurn) bool {
+		return (turnID != "" && q.TurnID == turnID) || (turnID == "" && commandID != "" && q.CommandID == commandID)
+	})
+	if i < 0 {
+		return QueuedTurn{}, false
+	}
+	q := s.queued[i]
+	s.queued = slices.Delete(slices.Clone(s.queued), i, i+1)
+	return q, true
+}
+
+func (s *State) turnUnqueued(ev *Event) {
+	q, _ := s.dequeue(ev.TurnID, ev.CommandID)
+	cid := ev.CommandID
+	if cid == "" {
+		cid = q.CommandID
+	}
+	if ev.TurnID != "" {
+		s.turn(ev.TurnID).Status = "unqueued"
+	}
+	if cid != "" {
+		s.retirePending(cid, RetiredUnqueued, "")
+	}
+}
+
+func (s *State) turnStarted(ev *Event) {
+	q, _ := s.dequeue(ev.TurnID, "")
+	cid := ev.CommandID
+	if cid == "" {
+		cid = q.CommandID
+	}
+	s.active = &ActiveTurn{TurnID: ev.TurnID, CommandID: cid, StartedAt: ev.StartedAt}
+	t := s.turn(ev.TurnID)
+	t.Started, t.StartedAt = true, ev.StartedAt
+	if p := s.findPending(cid); p != nil {
+		p.Acked, p.TurnID, p.Status = true, ev.TurnID, PendingStarted
+	}
+}
+
+func (s *State) turnCompleted(ev *Event) {
+	if s.active != nil && s.active.TurnID == ev.TurnID {
+		s.active = nil
+	}
+	s.dequeue(ev.TurnID, "")
+	t := s.turn(ev.TurnID)
+	t.Status, t.Error = ev.Status, ev.TurnError
+	rec := *t
+	s.lastTurn = &rec
+	if ev.Status == StatusFailed && !t.Started {
+		for _, p := range slices.Clone(s.pending) {
+			if p.Acked && p.TurnID == ev.TurnID {
+				s.retirePending(p.CommandID, RetiredLaunchFailed, "")
+			}
+		}
+	}
+	if len(s.warnings) > 0 {
+		s.warnings = slices.DeleteFunc(slices.Clone(s.warnings), func(w Warning) bool { return w.TurnID == ev.TurnID })
+	}
+}
+
+func (s *State) approvalRequested(ev *Event) {
+	if slices.ContainsFunc(s.approvals, func(a Approval) bool { return a.ApprovalID == ev.ApprovalID }) {
+		return
+	}
+	a := Approval{ApprovalID: ev.ApprovalID, TurnID: ev.TurnID, ItemID: ev.ItemID, Params: ev.Params}
+	fillApproval(&a)
+	s.approvals = append(slices.Clone(s.approvals), a)
+}
+
+// fillApproval reads summary and options from the params.
+func fillApproval(a *Approval) {
+	var p struct {
+		ApprovalID string            `json:"approvalId"`
+		TurnID     string            `json:"turnId"`
+		ItemID     string            `json:"itemId"`
+		Summary    json.RawMessage   `json:"summary"`
+		Options    []json.RawMessage `json:"options"`
+	}
+	if json.Unmarshal(a.Params, &p) != nil {
+		return
+	}
+	if a.ApprovalID == "" {
+		a.ApprovalID = p.ApprovalID
+	}
+	if a.TurnID == "" {
+		a.TurnID = p.TurnID
+	}
+	if a.ItemID == "" {
+		a.ItemID = p.ItemID
+	}
+	if s, ok := valueString(p.Summary); ok {
+		a.Summary = s
+	} else if len(p.Summary) > 0 {
+		a.Summary = string(p.Summary)
+	}
+	for _, o := range p.Options {
+		if s, ok := valueString(o); ok {
+			a.Options = append(a.Options, s)
+			continue
+		}
+		var obj struct {
+			ID    string `json:"id"`
+			Label string `json:"label"`
+		}
+		if json.Unmarshal(o, &obj) == nil && (obj.ID != "" || obj.Label != "") {
+			if obj.ID != "" {
+				a.Options = append(a.Options, obj.ID)
+			} else {
+				a.Options = append(a.Options, obj.Label)
+			}
+		}
+	}
+}
+
+func (s *State) diagnose(e FoldError) {
+	s.diagnostics = append(s.diagnostics, e)
+	if len(s.diagnostics) > 32 {
+		s.diagnostics = slices.Clone(s.diagnostics[len(s.diagnostics)-32:])
+	}
+}
+
+// TakeDiagnostics returns and clears the non-fatal findings of the fold
+// (for example a toolCall state machine violation that was still applied).
+func (s *State) TakeDiagnostics() []FoldError {
+	d := s.diagnostics
+	s.diagnostics = nil
+	return d
+}
+
+// ActiveTurn returns the running turn, or nil.
+func (s *State) ActiveTurn() *ActiveTurn { return s.active }
+
+// QueuedTurns returns the queue in order. Do not modify.
+func (s *State) QueuedTurns() []QueuedTurn { return s.queued }
+
+// Turn returns what the fold knows of a turn, or nil.
+func (s *State) Turn(id string) *TurnRecord { return s.turns[id] }
+
+// Value returns a session state value by name (for example "title").
+func (s *State) Value(name string) json.RawMessage { return s.values[name] }
+
+// Idle reports whether the session has no active and no queued turn.
+func (s *State) Idle() bool { return s.active == nil && len(s.queued) == 0 }
+
+// MarkTerminalUnknown marks every open item terminal-unknown: the host was
+// ephemeral and died, so no terminal will come. It is a display state only
+// and is not part of the canonical encoding. It returns how many items it
+// marked.
+func (s *State) MarkTerminalUnknown() int {
+	n := 0
+	for _, it := range slices.Clone(s.order) {
+		if it.IsOpen() && !it.TerminalUnknown {
+			c := it
+			if c.gen != s.gen {
+				c = s.own(it)
+			}
+			c.TerminalUnknown = true
+			c.Version++
+			n++
+		}
+	}
+	return n
+}
+
+// ApplyOlder folds one `before` page of history: each element is an item's
+// latest full-object event. Cursors do not move. hasOlder is the page's.
+func (s *State) ApplyOlder(events []*Event, hasOlder bool) error {
+	s.init()
+	for _, ev := range events {
+		if ev.SessionID != s.SessionID {
+			return &FoldError{Reason: SessionMismatch, Method: ev.Method, Seq: ev.Seq}
+		}
+		if ev.Item == nil {
+			continue
+		}
+		s.applyItem(ev.Item, ev.Method == MethodItemCompleted, ev.Seq)
+	}
+	s.HasOlder = hasOlder
+	return nil
+}
+
+// OldestPosition is the position of the oldest held item (0 if none).
+func (s *State) OldestPosition() int64 {
+	if len(s.order) == 0 {
+		return 0
+	}
+	return s.order[0].Position
+}
+
+// LastPosition is the position of the newest held item (0 if none).
+func (s *State) LastPosition() int64 {
+	if len(s.order) == 0 {
+		return 0
+	}
+	return s.order[len(s.order)-1].Position
+}
