@@ -19,6 +19,9 @@ const (
 	MethodApprovalResolved  = "approval/resolved"
 	MethodSessionState      = "session/state"
 	MethodWarning           = "warning"
+	// MethodHeartbeat is an optional keep-alive notification a host may
+	// send; it carries nothing and folds to no change.
+	MethodHeartbeat = "heartbeat"
 )
 
 // IsDurable reports whether method names a durable (journaled) event, and
@@ -29,7 +32,7 @@ func IsDurable(method string) (durable, known bool) {
 		MethodTurnQueued, MethodTurnUnqueued, MethodTurnStarted, MethodTurnCompleted,
 		MethodApprovalRequested, MethodApprovalResolved, MethodSessionState:
 		return true, true
-	case MethodItemDelta, MethodWarning:
+	case MethodItemDelta, MethodWarning, MethodHeartbeat:
 		return false, true
 	}
 	return false, false
@@ -128,7 +131,9 @@ func ParseFrame(raw []byte) (*Frame, error) {
 	return &f, nil
 }
 
-// DecodeFrame decodes a wire frame holding a session notification.
+// DecodeFrame decodes a wire frame holding a session notification. On
+// error the Event is nil, except for an unknown method whose params carry a
+// valid cursor (see State.Pass).
 func DecodeFrame(raw []byte) (*Event, error) {
 	f, err := ParseFrame(raw)
 	if err != nil {
@@ -138,11 +143,10 @@ func DecodeFrame(raw []byte) (*Event, error) {
 		return nil, frameErr("", "frame is a response, not a notification")
 	}
 	ev, err := DecodeNotification(f.Method, f.Params)
-	if err != nil {
-		return nil, err
+	if ev != nil {
+		ev.EmittedAtMs = f.EmittedAtMs
 	}
-	ev.EmittedAtMs = f.EmittedAtMs
-	return ev, nil
+	return ev, err
 }
 
 // wireParams is the union of every notification's params.
@@ -180,13 +184,17 @@ var envelopeKeys = map[string]bool{"sessionId": true, "viewCursor": true, "prevC
 
 // DecodeNotification decodes a notification's method and params into an
 // Event. Unknown methods, missing or wrong-typed members and unknown delta
-// shapes are upstream_frame_errors.
+// shapes are upstream_frame_errors; on error the Event is nil except for an
+// unknown method with a valid cursor (see State.Pass).
 func DecodeNotification(method string, params json.RawMessage) (*Event, error) {
 	durable, known := IsDurable(method)
-	if !known {
-		return nil, frameErr(method, "unknown method %q", method)
-	}
 	params = bytes.TrimSpace(params)
+	if method == MethodHeartbeat {
+		return &Event{Method: method, Params: params}, nil
+	}
+	if !known {
+		return unknownMethod(method, params)
+	}
 	if len(params) == 0 || params[0] != '{' {
 		return nil, frameErr(method, "params is not an object")
 	}
@@ -352,3 +360,35 @@ type PageElement struct {
 
 // Element returns the event in the paged-read element shape.
 func (ev *Event) Element() PageElement { return PageElement{Method: ev.Method, Params: ev.Params} }
+
+// unknownMethod reports an unknown method as an upstream_frame_error. When
+// the params carry a valid session cursor it also returns an Event holding
+// just the cursor members (Method, SessionID, Seq, and for an event with a
+// prevCursor, Durable and PrevSeq), so that the caller can report the error
+// and still step over the event with State.Pass instead of finding the same
+// gap again and again.
+func unknownMethod(method string, params json.RawMessage) (*Event, error) {
+	err := frameErr(method, "unknown method %q", method)
+	var p struct {
+		SessionID  *string         `json:"sessionId"`
+		ViewCursor *string         `json:"viewCursor"`
+		PrevCursor json.RawMessage `json:"prevCursor"`
+	}
+	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
+		return nil, err
+	}
+	ev := &Event{Method: method, Params: params}
+	if ev.setCursor(p.SessionID, p.ViewCursor) != nil {
+		return nil, err
+	}
+	if prev := bytes.TrimSpace(p.PrevCursor); len(prev) > 0 {
+		ev.Durable = true
+		var c string
+		if json.Unmarshal(prev, &c) == nil {
+			if sid, seq, ok := ParseCursor(c); ok && sid == ev.SessionID {
+				ev.PrevSeq = seq
+			}
+		}
+	}
+	return ev, err
+}

@@ -115,6 +115,9 @@ func (s *State) Items() []*Item { return s.order }
 // checks are the caller's: Apply folds what it is given.
 func (s *State) Apply(ev *Event) error {
 	s.init()
+	if ev.Method == MethodHeartbeat {
+		return nil
+	}
 	if s.SessionID == "" {
 		s.SessionID = ev.SessionID
 	}
@@ -174,6 +177,22 @@ func (s *State) fold(ev *Event) *FoldError {
 		return &FoldError{Reason: UpstreamFrameError, Method: ev.Method, Seq: ev.Seq, Detail: "unknown method"}
 	}
 	return nil
+}
+
+// Pass steps the cursors over an event the caller reports but cannot fold
+// (an unknown method from a newer host), so continuity holds: the next
+// durable event names this one as its prevCursor. The transcript does not
+// change. Events of another session, or already covered, are ignored.
+func (s *State) Pass(ev *Event) {
+	if ev == nil || ev.SessionID != s.SessionID || ev.Seq <= 0 {
+		return
+	}
+	if ev.Durable && ev.Seq > s.DurableCursor {
+		s.DurableCursor = ev.Seq
+	}
+	if ev.Seq > s.Cursor {
+		s.Cursor = ev.Seq
+	}
 }
 
 // applyItem folds a full item object under the replace-iff-higher-revision
