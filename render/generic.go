@@ -1,0 +1,69 @@
+package render
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// genericValueLines bounds each field's wrapped lines when collapsed.
+const genericValueLines = 3
+
+// generic renders an item of a kind this client does not know, so that
+// nothing is dropped: a header with the kind and status, then every other
+// field as "name: value" (strings as text, anything else as JSON), each
+// value cut to a few lines unless expanded.
+func (r *Renderer) generic(it *model.Item, cw int, o ItemOptions) []string {
+	t := r.theme
+	kind := it.Kind
+	if kind == "" {
+		kind = "item"
+	}
+	status := it.Status
+	if status == "" {
+		status = "no status"
+	}
+	mark := "◇"
+	if live(it) {
+		mark = spin(o, mark)
+	}
+	header := t.Accent.Render(mark+" "+sanitize(kind)) + t.Muted.Render(" · "+sanitize(status))
+	lines := []string{clamp(header, cw)}
+	indent, w := "  ", cw-2
+	if cw < 12 {
+		indent, w = "", cw
+	}
+	for _, name := range it.FieldNames() {
+		if name == "kind" || name == "status" {
+			continue
+		}
+		val := fieldText(it.Field(name))
+		label := sanitize(name) + ": "
+		wrapped := wrapPlain(sanitize(label+val), w)
+		if !o.Expanded && len(wrapped) > genericValueLines {
+			wrapped = wrapped[:genericValueLines]
+			wrapped[genericValueLines-1] = truncateEnd(wrapped[genericValueLines-1]+" …", w)
+		}
+		for i, l := range wrapped {
+			if i == 0 && strings.HasPrefix(l, label) {
+				lines = append(lines, indent+t.Muted.Render(label)+t.Text.Render(l[len(label):]))
+				continue
+			}
+			lines = append(lines, indent+t.Text.Render(l))
+		}
+	}
+	return append(lines, r.annotationLines(it, "", cw)...)
+}
+
+// fieldText shows a JSON value: a string as its text, anything else as
+// compact JSON.
+func fieldText(raw json.RawMessage) string {
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	return string(raw)
+}

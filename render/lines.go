@@ -1,0 +1,264 @@
+package render
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// sanitize turns untrusted text (tool output, prompts, field values) into
+// something that is safe to lay out: escape sequences are stripped, CRLF
+// becomes LF, a carriage return inside a line keeps only what was written
+// after it (progress bars), tabs expand to the next multiple of four
+// columns, and every other control character is dropped.
+func sanitize(s string) string {
+	if isCleanText(s) {
+		return s
+	}
+	if strings.IndexByte(s, 0x1b) >= 0 || strings.ContainsRune(s, 0x9b) {
+		s = ansi.Strip(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	col := 0
+	lineStart := 0 // index in b of the current line's start
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				break // CRLF: the LF ends the line
+			}
+			// A bare CR returns to column 0: what follows overwrites the line.
+			str := b.String()[:lineStart]
+			b.Reset()
+			b.WriteString(str)
+			col = 0
+		case r == '\n':
+			b.WriteByte('\n')
+			col = 0
+			lineStart = b.Len()
+		case r == '\t':
+			n := 4 - col%4
+			b.WriteString("    "[:n])
+			col += n
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+			col++
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			// other control characters are dropped
+		default:
+			b.WriteString(s[i : i+size])
+			col++ // only used for tab stops; an approximation for wide runes
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// isCleanText reports whether s has no control characters except LF and no
+// invalid UTF-8, so sanitize would return it unchanged.
+func isCleanText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\n' || c == 0x7f {
+			return false
+		}
+		if c >= 0x80 {
+			return utf8.ValidString(s[i:]) && !hasC1(s[i:])
+		}
+	}
+	return true
+}
+
+func hasC1(s string) bool {
+	for _, r := range s {
+		if r >= 0x80 && r < 0xa0 {
+			return true
+		}
+	}
+	return false
+}
+
+// wrapPlain word-wraps sanitized plain text to width cells, breaking words
+// that do not fit. Blank lines are kept. It returns at least one line.
+func wrapPlain(s string, width int) []string {
+	if width < 1 {
+		width = 1
+	}
+	var out []string
+	for line := range strings.SplitSeq(s, "\n") {
+		line = strings.TrimRight(line, " ")
+		if ansi.StringWidth(line) <= width {
+			out = append(out, line)
+			continue
+		}
+		for w := range strings.SplitSeq(ansi.Wrap(line, width, ""), "\n") {
+			out = append(out, fitPlain(strings.TrimRight(w, " "), width)...)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{""}
+	}
+	return out
+}
+
+// fitPlain cuts a plain line into pieces of at most width cells (a safety
+// net behind ansi.Wrap, which may leave a wide grapheme at a line's end).
+func fitPlain(line string, width int) []string {
+	if ansi.StringWidth(line) <= width {
+		return []string{line}
+	}
+	return fitStyled(line, width)
+}
+
+// fitStyled hard-wraps a styled line into pieces of at most width cells.
+// ansi.Cut carries the active SGR state into every piece, so a wrapped
+// piece keeps its colour.
+func fitStyled(line string, width int) []string {
+	total := ansi.StringWidth(line)
+	if total <= width {
+		return []string{line}
+	}
+	var out []string
+	for start := 0; start < total; {
+		piece := ansi.Cut(line, start, start+width)
+		pw := ansi.StringWidth(piece)
+		if pw == 0 {
+			// A grapheme wider than the whole width: show a placeholder.
+			out = append(out, "…")
+			start++
+			continue
+		}
+		out = append(out, piece)
+		start += pw
+	}
+	return out
+}
+
+// clamp guarantees the width contract for one line: a line wider than
+// width is truncated with an ellipsis.
+func clamp(line string, width int) string {
+	if ansi.StringWidth(line) <= width {
+		return line
+	}
+	if width <= 1 {
+		return ansi.Truncate(line, width, "")
+	}
+	return ansi.Truncate(line, width, "…")
+}
+
+// truncateEnd cuts plain text to width cells with an ellipsis.
+func truncateEnd(s string, width int) string {
+	if width < 1 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+// styleLines renders every line with st. Styles are applied line by line
+// so that each line is self-contained (it resets its own attributes).
+func styleLines(st lipgloss.Style, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if l == "" {
+			continue
+		}
+		out[i] = st.Render(l)
+	}
+	return out
+}
+
+// prefixLines puts first before the first line and rest before the others.
+func prefixLines(first, rest string, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		p := rest
+		if i == 0 {
+			p = first
+		}
+		out[i] = p + l
+	}
+	return out
+}
+
+var (
+	// an SGR sequence immediately followed by a reset does nothing.
+	deadSGR = regexp.MustCompile(`(?:\x1b\[[0-9;:]*m)+\x1b\[0?m`)
+	resets  = regexp.MustCompile(`(?:\x1b\[0?m){2,}`)
+)
+
+// tidyStyled removes the trailing (styled) whitespace glamour pads lines
+// with and the escape sequences that have no visible effect, so cached
+// lines stay small.
+func tidyStyled(line string) string {
+	plain := ansi.Strip(line)
+	trimmed := strings.TrimRight(plain, " ")
+	if len(trimmed) < len(plain) {
+		if trimmed == "" {
+			return ""
+		}
+		line = ansi.Truncate(line, ansi.StringWidth(trimmed), "")
+	}
+	line = deadSGR.ReplaceAllString(line, "\x1b[m")
+	line = resets.ReplaceAllString(line, "\x1b[m")
+	line = strings.TrimPrefix(line, "\x1b[m")
+	return line
+}
+
+// trimBlank drops leading and trailing lines that show nothing.
+func trimBlank(lines []string) []string {
+	for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[0])) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// tailLines returns the last n lines of s (without a trailing empty line)
+// and how many lines came before them. It scans from the end, so it costs
+// O(size of the tail), not O(len(s)).
+func tailLines(s string, n int) (tail string, skipped int) {
+	s = strings.TrimRight(s, "\n")
+	if n <= 0 || s == "" {
+		return "", strings.Count(s, "\n") + boolInt(s != "")
+	}
+	end := len(s)
+	i := end
+	for k := 0; k < n; k++ {
+		j := strings.LastIndexByte(s[:i], '\n')
+		if j < 0 {
+			return s, 0
+		}
+		i = j
+	}
+	return s[i+1:], strings.Count(s[:i], "\n") + 1
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// firstLine returns the first line of s with visible content, trimmed.
+func firstLine(s string) string {
+	for l := range strings.SplitSeq(s, "\n") {
+		if t := strings.TrimSpace(l); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

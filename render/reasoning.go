@@ -1,0 +1,75 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// reasoning renders the model's thinking summary. Collapsed (the default)
+// it is one muted line, "▸ Thinking: <first summary line>", cut to the
+// width; expanded it lists every summary part, wrapped, a blank line
+// between parts.
+func (r *Renderer) reasoning(it *model.Item, cw int, o ItemOptions) []string {
+	t := r.theme
+	parts := it.Summary()
+	mark := "▸"
+	if o.Expanded {
+		mark = "▾"
+	}
+	if live(it) {
+		mark = spin(o, mark)
+	}
+	head := mark + " Thinking"
+	if !o.Expanded {
+		first := ""
+		for _, p := range parts {
+			if first = summaryTitle(p); first != "" {
+				break
+			}
+		}
+		switch {
+		case first != "":
+			head += ": " + first
+		case live(it):
+			head += "…"
+		}
+		if n := len(parts); n > 1 {
+			head += " (" + itoa(n) + " parts)"
+		}
+	}
+	lines := []string{t.Reasoning.Render(truncateEnd(sanitize(head), cw))}
+	if o.Expanded {
+		indent, w := "  ", cw-2
+		if cw < 12 {
+			indent, w = "", cw
+		}
+		for i, p := range parts {
+			if i > 0 {
+				lines = append(lines, "")
+			}
+			for _, l := range wrapPlain(sanitize(strings.TrimSpace(p)), w) {
+				if l == "" {
+					lines = append(lines, "")
+					continue
+				}
+				lines = append(lines, indent+t.Reasoning.Render(l))
+			}
+		}
+	}
+	return append(lines, r.annotationLines(it, "", cw)...)
+}
+
+// summaryTitle is the first line of a summary part with its markdown
+// emphasis markers ("**Planning**") removed.
+func summaryTitle(p string) string {
+	l := firstLine(p)
+	l = strings.TrimPrefix(strings.TrimLeft(l, "# "), "")
+	for _, m := range []string{"**", "__", "*", "_"} {
+		if len(l) > 2*len(m) && strings.HasPrefix(l, m) && strings.HasSuffix(l, m) {
+			l = l[len(m) : len(l)-len(m)]
+			break
+		}
+	}
+	return strings.TrimSpace(l)
+}

@@ -1,0 +1,225 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// Tool card bounds when collapsed.
+const (
+	toolTailLines  = 8 // output (and streaming input) lines shown
+	toolInputLines = 4 // parsed input lines shown
+)
+
+// toolState is how a tool call's status is drawn in its card header.
+type toolState struct {
+	icon  string
+	label string
+	style lipgloss.Style
+}
+
+func (r *Renderer) toolState(it *model.Item, o ItemOptions) toolState {
+	t := r.theme
+	code, hasCode := it.ExitCode()
+	exit := ""
+	if hasCode {
+		exit = " · exit " + strconv.FormatInt(code, 10)
+	}
+	switch it.Status {
+	case model.StatusInputStreaming:
+		return toolState{spin(o, "…"), "preparing input", t.Muted}
+	case model.StatusReady:
+		return toolState{"○", "ready", t.Muted}
+	case model.StatusWaitingUser:
+		return toolState{"?", "waiting for approval", t.Warning}
+	case model.StatusRunning:
+		return toolState{spin(o, "●"), "running", t.Accent}
+	case model.StatusCompleted:
+		if hasCode && code != 0 {
+			return toolState{"✗", "completed" + exit, t.Error}
+		}
+		if hasCode {
+			return toolState{"✓", "exit 0", t.Success}
+		}
+		return toolState{"✓", "completed", t.Success}
+	case model.StatusFailed:
+		return toolState{"✗", "failed" + exit, t.Error}
+	case model.StatusStopped:
+		return toolState{"■", "stopped" + exit, t.Warning}
+	}
+	st := it.Status
+	if st == "" {
+		st = "pending"
+	}
+	if live(it) {
+		return toolState{spin(o, "●"), st, t.Muted}
+	}
+	return toolState{"●", st, t.Muted}
+}
+
+// toolCall renders a tool call as a card that follows its state machine:
+// the header names the tool and its state (a spinner while input streams
+// or the tool runs, the exit code once it ended); the body shows the input
+// (streaming text, or the parsed command), the tail of the output (all of
+// it when expanded), and the error of a failed call; notes for hidden
+// lines, host-truncated fields and abnormal ends close the card.
+func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
+	t := r.theme
+	st := r.toolState(it, o)
+	if st.icon == "" || it.TerminalUnknown {
+		st.icon = "?"
+	}
+	name := it.ToolName()
+	if name == "" {
+		name = "tool"
+	}
+	boxed := cw >= 10
+	top, side, bottom := "", "", ""
+	bw := cw
+	if boxed {
+		top, side, bottom = t.ToolBorder.Render("╭─")+" ", t.ToolBorder.Render("│")+" ", t.ToolBorder.Render("╰─")
+		bw = cw - 2
+	}
+	header := top + st.style.Render(st.icon) + " " + t.ToolName.Render(sanitize(name)) +
+		t.Muted.Render(" · ") + st.style.Render(st.label)
+	lines := []string{clamp(header, cw)}
+	body := func(style lipgloss.Style, ls []string) {
+		for _, l := range ls {
+			if l == "" {
+				lines = append(lines, strings.TrimRight(side, " "))
+				continue
+			}
+			lines = append(lines, side+style.Render(l))
+		}
+	}
+	hiddenNote := func(n int, what string) {
+		if n > 0 {
+			body(t.Muted, wrapPlain("… "+plural(n, what), bw))
+		}
+	}
+
+	// Input: the streaming text, or the parsed input once there is one.
+	if it.Status == model.StatusInputStreaming || !it.Has("input") {
+		if in := it.InputText(); in != "" {
+			shown, hidden := tailWrapped(in, bw, toolTailLines, o.Expanded)
+			hiddenNote(hidden, "earlier input line")
+			body(t.Code, shown)
+		}
+	} else if in := toolInput(it); in != "" {
+		shown := wrapPlain(sanitize(in), bw)
+		if !o.Expanded && len(shown) > toolInputLines {
+			hidden := len(shown) - toolInputLines
+			body(t.Code, shown[:toolInputLines])
+			hiddenNote(hidden, "more input line")
+		} else {
+			body(t.Code, shown)
+		}
+	}
+
+	// Output: its tail unless expanded.
+	if out := it.Output(); out != "" {
+		shown, hidden := tailWrapped(out, bw, toolTailLines, o.Expanded)
+		hiddenNote(hidden, "earlier output line")
+		body(t.Text, shown)
+	}
+
+	// Error.
+	if msg := it.ErrorMessage(); msg != "" {
+		body(t.Error, wrapPlain(sanitize(msg), bw))
+	}
+
+	// Notes: host-truncated fields and abnormal ends, the last one on the
+	// card's closing line.
+	var notes []string
+	for _, f := range it.TruncatedFields() {
+		what := f
+		if f == "*" {
+			what = "content"
+		}
+		notes = append(notes, "⚠ "+sanitize(what)+" truncated by host")
+	}
+	if a := annotationText(it); a != "" {
+		notes = append(notes, a)
+	}
+	if !boxed {
+		for _, n := range notes {
+			lines = append(lines, styleLines(t.Warning, wrapPlain(n, cw))...)
+		}
+		return lines
+	}
+	if len(notes) == 0 {
+		return append(lines, bottom)
+	}
+	for _, n := range notes[:len(notes)-1] {
+		body(t.Warning, wrapPlain(n, bw))
+	}
+	last := styleLines(t.Warning, wrapPlain(notes[len(notes)-1], cw-3))
+	lines = append(lines, bottom+" "+last[0])
+	for _, l := range last[1:] {
+		lines = append(lines, "   "+l)
+	}
+	return lines
+}
+
+// tailWrapped wraps s to width and, unless all, keeps only the last n
+// wrapped lines. Only the last n source lines are wrapped when cut, so the
+// cost follows the tail, not the whole text. hidden counts the source and
+// wrapped lines left out.
+func tailWrapped(s string, width, n int, all bool) (shown []string, hidden int) {
+	if all {
+		return wrapPlain(sanitize(strings.TrimRight(s, "\n")), width), 0
+	}
+	tail, skipped := tailLines(s, n)
+	shown = wrapPlain(sanitize(tail), width)
+	if len(shown) > n {
+		skipped += len(shown) - n
+		shown = shown[len(shown)-n:]
+	}
+	return shown, skipped
+}
+
+// toolInput is the display form of a parsed tool input: "$ <command>" for
+// a shell-like input with a command string, otherwise indented JSON.
+func toolInput(it *model.Item) string {
+	raw := it.Field("input")
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) == nil {
+		for _, k := range []string{"command", "cmd"} {
+			var s string
+			if v, ok := m[k]; ok && json.Unmarshal(v, &s) == nil && s != "" {
+				if len(m) == 1 {
+					return "$ " + s
+				}
+				rest := make(map[string]json.RawMessage, len(m)-1)
+				for kk, vv := range m {
+					if kk != k {
+						rest[kk] = vv
+					}
+				}
+				extra, _ := json.Marshal(rest)
+				return "$ " + s + "\n" + string(extra)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// plural formats "1 line" / "3 lines".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}

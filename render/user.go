@@ -1,0 +1,39 @@
+package render
+
+import (
+	"charm.land/lipgloss/v2"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// userMessage renders a prompt: a bar in the user colour down its left
+// side, a "You" label, and the text wrapped as typed (not markdown).
+func (r *Renderer) userMessage(it *model.Item, cw int) []string {
+	t := r.theme
+	bar := t.UserLabel.Render("┃")
+	lines := r.prompt(bar, t.UserLabel.Render("You"), t.UserText, it.Text(), cw)
+	if cw < 4 {
+		return append(lines, r.annotationLines(it, "", cw)...)
+	}
+	return append(lines, r.annotationLines(it, bar+" ", cw-2)...)
+}
+
+// prompt lays out a user prompt (confirmed or pending): bar, label line,
+// then the text wrapped to the width left of the bar.
+func (r *Renderer) prompt(bar, label string, textStyle lipgloss.Style, text string, cw int) []string {
+	if cw < 4 {
+		// Too narrow for a bar: label and text only.
+		lines := []string{clamp(label, cw)}
+		return append(lines, styleLines(textStyle, wrapPlain(sanitize(text), cw))...)
+	}
+	body := wrapPlain(sanitize(text), cw-2)
+	lines := make([]string, 0, len(body)+1)
+	lines = append(lines, bar+" "+clamp(label, cw-2))
+	for _, l := range body {
+		if l == "" {
+			lines = append(lines, bar)
+			continue
+		}
+		lines = append(lines, bar+" "+textStyle.Render(l))
+	}
+	return lines
+}
