@@ -1,0 +1,280 @@
+package sync
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// The replica cache file: one header line of JSON, a newline, then the
+// body: a protocol snapshot object (model.Snapshot) of the held range. The
+// header names the format, its version, the host URL and session the file
+// belongs to, the epoch, whether the range grants sync authority, and the
+// body's length and SHA-256. Anything that does not check out is discarded
+// with a warning, never trusted.
+const (
+	replicaFormat  = "lookout-replica"
+	replicaVersion = 1
+)
+
+// replicaHeader is the first line of a replica cache file.
+type replicaHeader struct {
+	Format    string `json:"format"`
+	Version   int    `json:"version"`
+	Host      string `json:"host"`
+	SessionID string `json:"sessionId"`
+	Epoch     string `json:"epoch"`
+	// Authority: the body is the exact synchronized range, so the client
+	// may resume from its cursor. False: a display-only tail that paints
+	// but makes the client subscribe without a cursor.
+	Authority bool   `json:"authority"`
+	Items     int    `json:"items"`
+	BodyLen   int    `json:"bodyLen"`
+	SHA256    string `json:"sha256"`
+	SavedAt   string `json:"savedAt"`
+}
+
+// replica is a decoded, verified cache file.
+type replica struct {
+	Header replicaHeader
+	Snap   model.Snapshot
+}
+
+// cachePath is the file for (host URL, session) under dir.
+func cachePath(dir, hostURL, sessionID string) string {
+	h := sha256.Sum256([]byte(hostURL))
+	return filepath.Join(dir, "replicas", hex.EncodeToString(h[:8]), safeName(sessionID)+".replica")
+}
+
+// safeName keeps a session id as a file name when it is plainly safe, and
+// hashes it otherwise.
+func safeName(s string) string {
+	ok := s != "" && len(s) <= 100 && s[0] != '.'
+	for i := 0; ok && i < len(s); i++ {
+		c := s[i]
+		ok = c == '-' || c == '_' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+	}
+	if ok {
+		return s
+	}
+	h := sha256.Sum256([]byte(s))
+	return "h-" + hex.EncodeToString(h[:12])
+}
+
+// encodeReplica builds the file bytes.
+func encodeReplica(h replicaHeader, snap model.Snapshot) ([]byte, error) {
+	body, err := json.Marshal(snap)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(body)
+	h.Format, h.Version = replicaFormat, replicaVersion
+	h.BodyLen, h.SHA256, h.Items = len(body), hex.EncodeToString(sum[:]), len(snap.Items)
+	head, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(head)+1+len(body))
+	out = append(append(append(out, head...), '\n'), body...)
+	return out, nil
+}
+
+// decodeReplica verifies file bytes against the expected host and session.
+func decodeReplica(data []byte, hostURL, sessionID string) (*replica, error) {
+	i := bytes.IndexByte(data, '\n')
+	if i < 0 {
+		return nil, errors.New("no header line")
+	}
+	var r replica
+	if err := json.Unmarshal(data[:i], &r.Header); err != nil {
+		return nil, fmt.Errorf("malformed header: %v", err)
+	}
+	h := r.Header
+	switch {
+	case h.Format != replicaFormat:
+		return nil, fmt.Errorf("not a replica file (format %q)", h.Format)
+	case h.Version != replicaVersion:
+		return nil, fmt.Errorf("unsupported replica version %d", h.Version)
+	case h.Host != hostURL || h.SessionID != sessionID:
+		return nil, fmt.Errorf("foreign replica (host %q, session %q)", h.Host, h.SessionID)
+	case h.Epoch == "":
+		return nil, errors.New("replica without an epoch")
+	}
+	body := data[i+1:]
+	if len(body) != h.BodyLen {
+		return nil, fmt.Errorf("body is %d bytes, header says %d", len(body), h.BodyLen)
+	}
+	sum := sha256.Sum256(body)
+	if hex.EncodeToString(sum[:]) != h.SHA256 {
+		return nil, errors.New("checksum mismatch")
+	}
+	if err := json.Unmarshal(body, &r.Snap); err != nil {
+		return nil, fmt.Errorf("malformed body: %v", err)
+	}
+	if len(r.Snap.Items) != h.Items {
+		return nil, fmt.Errorf("body holds %d items, header says %d", len(r.Snap.Items), h.Items)
+	}
+	return &r, nil
+}
+
+// writeAtomic writes data to path through a temporary file and a rename,
+// so a reader sees the old file or the new one, never a torn one.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".replica-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+	}
+	return err
+}
+
+// cacheState is the loop's replica cache bookkeeping.
+type cacheState struct {
+	dirty   bool
+	writing bool
+	tick    *time.Timer
+	tickC   <-chan time.Time
+	doneC   chan error
+}
+
+func (l *loopState) cacheEnabled() bool { return l.o.CacheDir != "-" && l.sessionID != "" }
+
+func (l *loopState) cacheFile() string { return cachePath(l.o.CacheDir, l.c.url, l.sessionID) }
+
+// loadCache paints the replica of (host, session), if there is a good one.
+func (l *loopState) loadCache() {
+	if !l.cacheEnabled() {
+		return
+	}
+	path := l.cacheFile()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			l.addError("replica cache unreadable: " + err.Error())
+		}
+		return
+	}
+	r, err := decodeReplica(data, l.c.url, l.sessionID)
+	if err == nil {
+		_, err = l.st.LoadSnapshot(l.sessionID, r.Header.Epoch, r.Snap)
+	}
+	if err != nil {
+		l.addError("replica cache discarded: " + err.Error())
+		_ = os.Remove(path)
+		return
+	}
+	l.gen++
+	l.authority = r.Header.Authority
+	l.painted = true
+	l.dirty = true
+}
+
+// cacheDirty notes that the held range changed and schedules a write.
+func (l *loopState) cacheDirty() {
+	if !l.cacheEnabled() {
+		return
+	}
+	l.cache.dirty = true
+	if !l.cache.writing && l.cache.tickC == nil {
+		if l.cache.tick == nil {
+			l.cache.tick = time.NewTimer(cacheEvery)
+		} else {
+			l.cache.tick.Reset(cacheEvery)
+		}
+		l.cache.tickC = l.cache.tick.C
+	}
+}
+
+// replicaOf encodes the held range for the cache. The range is stored with
+// sync authority only when it is lossless: every item settled (an open
+// item's streamed text could not be resumed, since deltas are never
+// replayed), at most CacheItemLimit items, and a network-synchronized
+// epoch. Otherwise the newest CacheItemLimit items are stored as a
+// display-only tail. Pending entries are never stored.
+func (l *loopState) replicaOf() ([]byte, error) {
+	items := l.st.Items()
+	lossless := l.authority && l.st.Epoch != "" && len(items) <= l.o.CacheItemLimit
+	for i := len(items) - 1; lossless && i >= 0; i-- {
+		if items[i].IsOpen() || items[i].TerminalUnknown {
+			lossless = false
+		}
+	}
+	limit := 0
+	if !lossless {
+		limit = l.o.CacheItemLimit
+	}
+	h := replicaHeader{Host: l.c.url, SessionID: l.sessionID, Epoch: l.st.Epoch,
+		Authority: lossless, SavedAt: l.o.Now().UTC().Format(time.RFC3339)}
+	return encodeReplica(h, l.st.Snapshot(limit))
+}
+
+// writeCache writes the replica if it changed: in the background, or
+// synchronously when final (Run is ending).
+func (l *loopState) writeCache(final bool) {
+	if !l.cacheEnabled() || !l.cache.dirty || l.st.Epoch == "" || !l.authority {
+		return
+	}
+	if l.cache.writing && !final {
+		return
+	}
+	if l.cache.writing {
+		if err := <-l.cache.doneC; err != nil {
+			l.addError("replica cache not written: " + err.Error())
+		}
+		l.cache.writing = false
+	}
+	data, err := l.replicaOf()
+	if err != nil {
+		l.addError("replica cache not encoded: " + err.Error())
+		return
+	}
+	l.cache.dirty = false
+	path := l.cacheFile()
+	if final {
+		if err := writeAtomic(path, data); err != nil {
+			l.addError("replica cache not written: " + err.Error())
+		}
+		return
+	}
+	if l.cache.doneC == nil {
+		l.cache.doneC = make(chan error, 1)
+	}
+	l.cache.writing = true
+	done := l.cache.doneC
+	go func() { done <- writeAtomic(path, data) }()
+}
+
+func (l *loopState) cacheWritten(err error) {
+	l.cache.writing = false
+	if err != nil {
+		l.addError("replica cache not written: " + err.Error())
+	}
+	if l.cache.dirty {
+		l.cache.dirty = false
+		l.cacheDirty()
+	}
+}

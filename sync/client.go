@@ -1,0 +1,268 @@
+// Package sync is Lookout's connection to a session host: a WebSocket
+// JSON-RPC client that subscribes to one session, resumes from its cursor,
+// detects gaps and pages them in, reconnects with backoff, publishes how
+// fresh its picture is, submits and reconciles the user's commands, and
+// keeps an on-disk replica of the last synchronized range.
+//
+// One goroutine (Run) owns the fold (a model.State). Every other method is
+// safe for concurrent use and never blocks on the network: it enqueues
+// work for that goroutine. What the client knows is published as an
+// immutable Snapshot (Current), with a coalesced signal on Updates after
+// each batch of changes.
+//
+// The package knows nothing of Bubble Tea; see docs/sync.md for the
+// decisions it makes.
+package sync
+
+import (
+	"context"
+	"errors"
+	gosync "sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// FreshState names how current the published picture is.
+type FreshState string
+
+// The freshness states, in the order a banner cares about them.
+const (
+	// Connecting: the first connection attempt is under way; what is shown
+	// (if anything) came from the replica cache.
+	Connecting FreshState = "connecting"
+	// Live: connected, caught up, and folding live events.
+	Live FreshState = "live"
+	// Reconnecting: offline; the next attempt is due at NextAttempt.
+	Reconnecting FreshState = "reconnecting"
+	// Updating: connected, catching up: the picture may be behind.
+	Updating FreshState = "updating"
+	// Error: a persistent refusal (bad token, unknown session, a host that
+	// breaks the protocol); Err says which. Background retries continue
+	// silently with backoff.
+	Error FreshState = "error"
+	// Retrying: a retry the user pressed (Retry) is in flight; it ends in
+	// Live or back in Error.
+	Retrying FreshState = "retrying"
+)
+
+// Freshness is the one state a banner renders, with the data it needs.
+type Freshness struct {
+	State FreshState
+	// NextAttempt is when the next connection attempt is due (Reconnecting
+	// and Error; zero when an attempt is under way).
+	NextAttempt time.Time
+	// Attempt counts consecutive failed attempts since the last success.
+	Attempt int
+	// Err is the last error, human readable (Error, Reconnecting,
+	// Retrying).
+	Err string
+}
+
+// Snapshot is what the client publishes: immutable, cheap to copy, safe
+// to read from any goroutine.
+type Snapshot struct {
+	// View is the fold's picture; never nil after New (an empty view, or
+	// the replica cache's range painted before the network answers).
+	View      *model.View
+	Freshness Freshness
+	// Returned holds the most recent retirements whose text goes back to
+	// the composer (r.Reason.ReturnsText(): unqueued, gave up), oldest
+	// first, at most 32. They are numbered: Returned[i] has number
+	// ReturnedBase+i, numbers start at 1 and never repeat, so a consumer
+	// that remembers the highest number it took takes each exactly once.
+	Returned     []model.Retirement
+	ReturnedBase uint64
+	// Errors are recent typed fold and protocol errors (diagnostics line),
+	// oldest first, at most 16.
+	Errors []string
+	// Durability is the host's profile from initialize: "durable",
+	// "ephemeral", or "" before the first initialize.
+	Durability string
+	// HistoryLoading is true while a `before` page is in flight.
+	HistoryLoading bool
+	// SessionID is the session followed ("" until chosen).
+	SessionID string
+	// CachePainted is true while the View shows the replica cache's range
+	// and no network state has replaced or extended it yet.
+	CachePainted bool
+}
+
+// Client follows one session on one host. Create it with New, drive it with
+// Run, read it with Current and Updates.
+type Client struct {
+	opts  Options
+	url   string
+	token string
+
+	updates chan struct{}
+	wake    chan struct{}
+	cur     atomic.Pointer[Snapshot]
+	running atomic.Bool
+
+	mu         gosync.Mutex
+	ops        []func()
+	settled    map[string]model.Retirement // commandId -> retirement (bounded)
+	settledIDs []string
+
+	// Everything below is owned by the Run goroutine (or by New before Run).
+	loop *loopState
+}
+
+// maxSettled bounds the retirement memory behind Settlement.
+const maxSettled = 256
+
+// New validates opts, resolves the token and paints the replica cache's
+// range (if any) so Current has something to show before Run connects.
+func New(opts Options) (*Client, error) {
+	opts = opts.withDefaults()
+	u, err := NormalizeURL(opts.URL)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := opts.ResolveToken()
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{
+		opts:    opts,
+		url:     u,
+		token:   tok,
+		updates: make(chan struct{}, 1),
+		wake:    make(chan struct{}, 1),
+		settled: map[string]model.Retirement{},
+	}
+	c.loop = newLoopState(c)
+	c.loop.loadCache()
+	c.loop.publish()
+	return c, nil
+}
+
+// URL is the normalised WebSocket URL the client dials.
+func (c *Client) URL() string { return c.url }
+
+// Updates is a capacity-1 channel that receives a value after the
+// published Snapshot changed; several changes coalesce into one signal.
+func (c *Client) Updates() <-chan struct{} { return c.updates }
+
+// Current returns the latest published Snapshot. It is immutable and cheap.
+func (c *Client) Current() Snapshot { return *c.cur.Load() }
+
+// Run connects, subscribes, resumes and reconnects with backoff until ctx
+// ends; it then writes the replica cache and returns nil. It returns an
+// error only for a second concurrent Run.
+func (c *Client) Run(ctx context.Context) error {
+	if !c.running.CompareAndSwap(false, true) {
+		return errors.New("sync: Run is already running")
+	}
+	defer c.running.Store(false)
+	c.loop.run(ctx)
+	return nil
+}
+
+// enqueue hands fn to the Run goroutine.
+func (c *Client) enqueue(fn func()) {
+	c.mu.Lock()
+	c.ops = append(c.ops, fn)
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (c *Client) takeOps() []func() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ops := c.ops
+	c.ops = nil
+	return ops
+}
+
+// Submit sends a prompt. It returns the fresh UUIDv7 commandId at once; the
+// pending entry appears in the next published View, and the submission is
+// sent (and retried with the same commandId) as the connection allows.
+func (c *Client) Submit(text string) (commandID string) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		id = uuid.New()
+	}
+	commandID = id.String()
+	c.enqueue(func() { c.loop.submit(commandID, text) })
+	return commandID
+}
+
+// Unqueue asks the host to take back a queued submission (turn/unqueue).
+// The pending entry retires when turn/unqueued folds in.
+func (c *Client) Unqueue(commandID string) {
+	c.enqueue(func() { c.loop.unqueue(commandID) })
+}
+
+// Interrupt asks the host to stop the active turn, if there is one.
+func (c *Client) Interrupt() { c.enqueue(func() { c.loop.interrupt() }) }
+
+// Respond answers an approval request with "approve" or "deny".
+func (c *Client) Respond(approvalID, decision string) {
+	c.enqueue(func() { c.loop.respond(approvalID, decision) })
+}
+
+// LoadOlder asks for one `before` page of older history, if the held range
+// has older history and no such page is in flight. The page is accepted
+// only if the held history start has not changed when it arrives.
+func (c *Client) LoadOlder() { c.enqueue(func() { c.loop.loadOlder() }) }
+
+// Retry is the user-pressed retry: the published state becomes Retrying
+// until the attempt reaches Live or fails back to Error. It resets the
+// backoff and attempts at once.
+func (c *Client) Retry() { c.enqueue(func() { c.loop.retryNow() }) }
+
+// Focus reports that the terminal regained focus: the backoff resets (an
+// offline client attempts at once) and a nominally connected socket is
+// probed; one that does not answer within 3 s is dropped and reconnected.
+func (c *Client) Focus() { c.enqueue(func() { c.loop.focus() }) }
+
+// Inspect runs fn on the client's goroutine with the fold, for callers that
+// need more than the View (the canonical encoding, turn records). fn must
+// not retain or modify st. Inspect returns ctx.Err() if ctx ends first;
+// it works only while Run is running.
+func (c *Client) Inspect(ctx context.Context, fn func(st *model.State)) error {
+	done := make(chan struct{})
+	c.enqueue(func() {
+		defer close(done)
+		fn(c.loop.st)
+	})
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Settlement reports how a submission of this client left the pending
+// family (joined, rejected, unqueued, launch failed, gave up), if it did.
+// The most recent 256 settlements are remembered.
+func (c *Client) Settlement(commandID string) (model.Retirement, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.settled[commandID]
+	return r, ok
+}
+
+func (c *Client) recordSettled(rs []model.Retirement) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range rs {
+		if _, ok := c.settled[r.CommandID]; !ok {
+			c.settledIDs = append(c.settledIDs, r.CommandID)
+		}
+		c.settled[r.CommandID] = r
+	}
+	for len(c.settledIDs) > maxSettled {
+		delete(c.settled, c.settledIDs[0])
+		c.settledIDs = c.settledIDs[1:]
+	}
+}

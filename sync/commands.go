@@ -1,0 +1,236 @@
+package sync
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// ready reports whether commands may be sent now: connected, subscribed,
+// and the pending family reconciled on this connection.
+func (l *loopState) ready() bool {
+	return l.link != nil && l.link.subscribed && l.link.reconciled
+}
+
+func (l *loopState) submit(commandID, text string) {
+	l.st.Submit(commandID, text, l.o.Now().UnixMilli())
+	l.cmds[commandID] = &cmdState{}
+	l.dirty = true
+	if l.ready() {
+		l.sendSubmit(commandID)
+	}
+	// Otherwise the reconciliation of the next connection sends it.
+}
+
+// sendSubmit sends turn/submit for a pending entry, with its commandId.
+func (l *loopState) sendSubmit(cid string) {
+	p, ok := l.st.PendingEntry(cid)
+	if !ok {
+		delete(l.cmds, cid)
+		return
+	}
+	cs := l.cmds[cid]
+	if cs == nil {
+		cs = &cmdState{}
+		l.cmds[cid] = cs
+	}
+	if cs.inflight {
+		return
+	}
+	cs.attempts++
+	cs.inflight = true
+	cs.linkID = l.link.id
+	cs.retryAt = time.Time{}
+	l.call("turn/submit", map[string]string{"sessionId": l.sessionID, "commandId": cid, "text": p.Text},
+		func(res json.RawMessage, rerr *model.RPCError) { l.onSubmitted(cid, cs, res, rerr) })
+}
+
+func (l *loopState) onSubmitted(cid string, cs *cmdState, res json.RawMessage, rerr *model.RPCError) {
+	cs.inflight = false
+	l.dirty = true
+	if rerr == nil {
+		var r struct {
+			Status string `json:"status"`
+			TurnID string `json:"turnId"`
+		}
+		if err := json.Unmarshal(res, &r); err != nil || r.TurnID == "" || (r.Status != "queued" && r.Status != "started") {
+			l.addError("malformed turn/submit result")
+			l.scheduleSubmitRetry(cid, cs, "malformed turn/submit result")
+			return
+		}
+		l.st.Ack(cid, r.Status, r.TurnID)
+		return
+	}
+	switch classifySubmitError(rerr.Code) {
+	case submitRejected:
+		var d struct {
+			Reason string `json:"reason"`
+		}
+		_ = json.Unmarshal(rerr.Data, &d)
+		if d.Reason == "" {
+			d.Reason = rerr.Message
+		}
+		l.st.Retire(cid, model.RetiredRejected, d.Reason)
+	case submitSessionGone:
+		l.st.SetPendingStatus(cid, model.PendingRetrying)
+		l.addError("turn/submit: " + rerr.Message)
+	default:
+		l.scheduleSubmitRetry(cid, cs, rerr.Message)
+	}
+}
+
+// scheduleSubmitRetry keeps an entry that admitted nothing pending and
+// retries it after a backoff, or gives up (text back to the composer)
+// after MaxSubmitAttempts sends.
+func (l *loopState) scheduleSubmitRetry(cid string, cs *cmdState, why string) {
+	if cs.attempts >= l.o.MaxSubmitAttempts {
+		l.st.Retire(cid, model.RetiredGaveUp, "gave up after "+itoa(cs.attempts)+" attempts: "+why)
+		return
+	}
+	l.st.SetPendingStatus(cid, model.PendingRetrying)
+	cs.retryAt = l.o.Now().Add(backoffDelay(cs.attempts - 1))
+	l.armRetry()
+}
+
+// armRetry points the retry timer at the earliest due submission retry.
+func (l *loopState) armRetry() {
+	var next time.Time
+	for _, cs := range l.cmds {
+		if !cs.retryAt.IsZero() && (next.IsZero() || cs.retryAt.Before(next)) {
+			next = cs.retryAt
+		}
+	}
+	if l.retryT != nil {
+		l.retryT.Stop()
+	}
+	if next.IsZero() {
+		l.retryC = nil
+		return
+	}
+	d := next.Sub(l.o.Now())
+	if d < 0 {
+		d = 0
+	}
+	if l.retryT == nil {
+		l.retryT = time.NewTimer(d)
+	} else {
+		l.retryT.Reset(d)
+	}
+	l.retryC = l.retryT.C
+}
+
+func (l *loopState) retryDue() {
+	now := l.o.Now()
+	for cid, cs := range l.cmds {
+		if cs.retryAt.IsZero() || cs.retryAt.After(now) || cs.inflight {
+			continue
+		}
+		if l.ready() {
+			l.sendSubmit(cid)
+		} else {
+			// Offline: the next connection's reconciliation resubmits it.
+			cs.retryAt = time.Time{}
+		}
+	}
+	l.armRetry()
+}
+
+// reconcile resolves the pending family on a new connection (seed 000):
+// every acked entry is replayed once; every unacked entry is resubmitted
+// once with its commandId. needReplay (from a snapshot) is covered since
+// those are acked entries.
+func (l *loopState) reconcile(needReplay []string) {
+	_ = needReplay
+	for _, p := range l.st.Pending() {
+		if p.Acked {
+			l.sendReplay(p.CommandID)
+		} else {
+			l.sendSubmit(p.CommandID)
+		}
+	}
+}
+
+func (l *loopState) sendReplay(cid string) {
+	l.call("command/replay", map[string]string{"sessionId": l.sessionID, "commandId": cid},
+		func(res json.RawMessage, rerr *model.RPCError) {
+			l.dirty = true
+			if rerr != nil {
+				l.addError("command/replay: " + rerr.Message)
+				return
+			}
+			var a replayAnswer
+			if err := json.Unmarshal(res, &a); err != nil {
+				l.addError("malformed command/replay result: " + err.Error())
+				return
+			}
+			p, ok := l.st.PendingEntry(cid)
+			if !ok {
+				return // settled by the fold meanwhile
+			}
+			act := reconcileReplay(a, p.Acked)
+			if act.Detail != "" && act.Keep {
+				l.addError("command/replay: " + act.Detail)
+			}
+			switch {
+			case !act.Keep:
+				detail := act.Detail
+				if act.Retire == model.RetiredJoined {
+					detail = act.ItemID
+				}
+				l.st.Retire(cid, act.Retire, detail)
+			case act.Resubmit:
+				l.sendSubmit(cid)
+			case act.AckStatus != "":
+				l.st.Ack(cid, act.AckStatus, act.TurnID)
+			}
+		})
+}
+
+func (l *loopState) unqueue(cid string) {
+	if !l.ready() {
+		l.addError("not connected: unqueue not sent")
+		return
+	}
+	l.call("turn/unqueue", map[string]string{"sessionId": l.sessionID, "commandId": cid}, l.reportErr("turn/unqueue"))
+}
+
+func (l *loopState) interrupt() {
+	a := l.st.ActiveTurn()
+	if a == nil {
+		l.addError("no active turn to interrupt")
+		return
+	}
+	if !l.ready() {
+		l.addError("not connected: interrupt not sent")
+		return
+	}
+	l.call("turn/interrupt", map[string]string{"sessionId": l.sessionID, "turnId": a.TurnID}, l.reportErr("turn/interrupt"))
+}
+
+func (l *loopState) respond(approvalID, decision string) {
+	if decision != "approve" && decision != "deny" {
+		l.addError("approval decision must be approve or deny, not " + decision)
+		return
+	}
+	if !l.ready() {
+		l.addError("not connected: approval answer not sent")
+		return
+	}
+	l.call("approval/respond", map[string]string{"sessionId": l.sessionID, "approvalId": approvalID, "decision": decision},
+		l.reportErr("approval/respond"))
+}
+
+// reportErr is a callback that records an error answer.
+func (l *loopState) reportErr(method string) callback {
+	return func(_ json.RawMessage, rerr *model.RPCError) {
+		if rerr != nil {
+			l.addError(method + ": " + rerr.Message)
+		}
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,124 @@
+package sync
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// SessionInfo is one entry of session/list.
+type SessionInfo struct {
+	SessionID string `json:"sessionId"`
+	Title     string `json:"title"`
+	Status    string `json:"status"`
+	UpdatedAt string `json:"updatedAt"`
+}
+
+// pickSession chooses the session a client without a SessionID follows:
+// the most recently updated one (ties: the later listed). "" if none.
+func pickSession(ss []SessionInfo) string {
+	best := -1
+	for i, s := range ss {
+		if s.SessionID == "" {
+			continue
+		}
+		if best < 0 || s.UpdatedAt >= ss[best].UpdatedAt {
+			best = i
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return ss[best].SessionID
+}
+
+// RPCError is an error answer from the host to one request.
+type RPCError struct {
+	Method string
+	Code   int
+	Msg    string
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Method, e.Msg, e.Code) }
+
+// ListSessions connects once, initializes and returns the host's sessions.
+// A refused handshake or an unreachable host is a *ConnectError.
+func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
+	opts = opts.withDefaults()
+	u, err := NormalizeURL(opts.URL)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := opts.ResolveToken()
+	if err != nil {
+		return nil, err
+	}
+	ws, err := dialWS(ctx, u, tok)
+	if err != nil {
+		return nil, asConnectError(err)
+	}
+	defer ws.Close()
+	var id int64
+	call := func(method string, params any) (json.RawMessage, error) {
+		id++
+		ws.Send(encodeRequest(id, method, params))
+		for {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-ws.dead:
+				return nil, &ConnectError{Msg: "connection lost during " + method}
+			case raw := <-ws.frames:
+				f, err := model.ParseFrame(raw)
+				if err != nil || f.Method != "" || string(f.ID) != fmt.Sprint(id) {
+					continue
+				}
+				if f.Error != nil {
+					return nil, &RPCError{Method: method, Code: f.Error.Code, Msg: f.Error.Message}
+				}
+				return f.Result, nil
+			}
+		}
+	}
+	if _, err := call("initialize", map[string]any{
+		"clientInfo":   map[string]string{"name": opts.ClientName, "version": clientVersion},
+		"capabilities": map[string]bool{"deltas": false},
+	}); err != nil {
+		return nil, err
+	}
+	res, err := call("session/list", struct{}{})
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Sessions []SessionInfo `json:"sessions"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil {
+		return nil, fmt.Errorf("malformed session/list result: %w", err)
+	}
+	if r.Sessions == nil {
+		r.Sessions = []SessionInfo{}
+	}
+	return r.Sessions, nil
+}
+
+// ConnectError is a failure to connect: Refused is true for a persistent
+// refusal (Status 401/403/404), false for an unreachable host.
+type ConnectError struct {
+	Refused bool
+	Status  int
+	Msg     string
+}
+
+func (e *ConnectError) Error() string { return e.Msg }
+
+func asConnectError(err error) error {
+	var ce *connError
+	if errors.As(err, &ce) {
+		return &ConnectError{Refused: ce.Persistent, Status: ce.Status, Msg: ce.Msg}
+	}
+	return err
+}

@@ -1,0 +1,178 @@
+package sync
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/adrg/xdg"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// Options configure a Client (and ListSessions). The zero value of every
+// field has a documented default.
+type Options struct {
+	// URL names the host: ws:// or wss:// URL, http(s)://host:port, or a
+	// bare host:port. A URL without a path means the path /v1/ws
+	// (protocol §5). Required.
+	URL string
+	// Token is the bearer token. "" falls back to the environment variable
+	// LOOKOUT_TOKEN, then to the token file (TokenFile, or the host's
+	// default data directory's "token" on this machine). A client with no
+	// token at all connects without one (a --no-auth host accepts it).
+	Token string
+	// TokenFile overrides where the token file is read from when Token and
+	// LOOKOUT_TOKEN are empty.
+	TokenFile string
+	// SessionID is the session to follow. "" makes Run pick the most
+	// recently updated session the host lists (callers that want to choose
+	// use ListSessions first).
+	SessionID string
+	// CacheDir is where the replica cache lives: "" means the XDG cache
+	// directory + "/lookout"; "-" disables the replica cache.
+	CacheDir string
+	// Deltas asks the host for ephemeral item/delta streaming
+	// (capabilities.deltas).
+	Deltas bool
+	// ClientName is sent as clientInfo.name ("" means "lookout").
+	ClientName string
+	// Logger receives debug and warning logs; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock (for tests); nil means time.Now.
+	Now func() time.Time
+
+	// Replay makes the client fold the session's whole durable history
+	// event by event (view/page after from the start, or from its cursor
+	// after a reconnect) instead of installing a snapshot tail, so that
+	// OnEvent sees every event. The non-interactive commands use it.
+	Replay bool
+	// OnEvent, if set, is called on the client's goroutine with every
+	// server event the client folds, in fold order (re-deliveries and
+	// refused events excluded). It must not block and must not retain ev
+	// beyond the call unless it copies what it needs.
+	OnEvent func(ev *model.Event)
+	// SubscribeLimit is the snapshot item limit sent with
+	// session/subscribe (0 means 200, the protocol default).
+	SubscribeLimit int
+	// PageLimit is the number of events asked for per view/page after
+	// request (0 means 500).
+	PageLimit int
+	// OlderLimit is the number of items asked for per view/page before
+	// request (0 means 100).
+	OlderLimit int
+	// MaxSubmitAttempts bounds how often one submission is sent before the
+	// client gives up and returns its text to the composer (0 means 8).
+	MaxSubmitAttempts int
+	// CacheItemLimit is the largest number of items the replica cache
+	// stores with sync authority (0 means 5000); a larger range is stored
+	// as a display-only tail of that many items.
+	CacheItemLimit int
+}
+
+// NormalizeURL turns the accepted spellings of a host address into the
+// WebSocket URL the client dials: ws(s)://host:port/path. A URL without a
+// path gets /v1/ws; http becomes ws and https becomes wss; a bare
+// host:port is ws://host:port/v1/ws.
+func NormalizeURL(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", errors.New("no host URL given")
+	}
+	if !strings.Contains(raw, "://") {
+		raw = "ws://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("bad host URL %q: %v", raw, err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "ws", "http":
+		u.Scheme = "ws"
+	case "wss", "https":
+		u.Scheme = "wss"
+	default:
+		return "", fmt.Errorf("bad host URL %q: scheme must be ws, wss, http or https", raw)
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("bad host URL %q: no host", raw)
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/v1/ws"
+	}
+	u.Fragment = ""
+	return u.String(), nil
+}
+
+// DefaultTokenFile is where a host on this machine keeps its token by
+// default: the XDG data directory + "/lookout/token". It mirrors the
+// host's default data directory without importing the host.
+func DefaultTokenFile() string {
+	return filepath.Join(xdg.DataHome, "lookout", "token")
+}
+
+// DefaultCacheDir is the replica cache's default directory: the XDG cache
+// directory + "/lookout".
+func DefaultCacheDir() string {
+	return filepath.Join(xdg.CacheHome, "lookout")
+}
+
+// ResolveToken returns the token Options name: Token, else LOOKOUT_TOKEN,
+// else the contents of the token file (TokenFile or DefaultTokenFile). A
+// missing token file is not an error: the result is "".
+func (o Options) ResolveToken() (string, error) {
+	if o.Token != "" {
+		return o.Token, nil
+	}
+	if t := strings.TrimSpace(os.Getenv("LOOKOUT_TOKEN")); t != "" {
+		return t, nil
+	}
+	path := o.TokenFile
+	if path == "" {
+		path = DefaultTokenFile()
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && o.TokenFile == "" {
+			return "", nil
+		}
+		return "", fmt.Errorf("read token file: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.ClientName == "" {
+		o.ClientName = "lookout"
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.SubscribeLimit <= 0 {
+		o.SubscribeLimit = 200
+	}
+	if o.PageLimit <= 0 {
+		o.PageLimit = 500
+	}
+	if o.OlderLimit <= 0 {
+		o.OlderLimit = 100
+	}
+	if o.MaxSubmitAttempts <= 0 {
+		o.MaxSubmitAttempts = 8
+	}
+	if o.CacheItemLimit <= 0 {
+		o.CacheItemLimit = 5000
+	}
+	if o.CacheDir == "" {
+		o.CacheDir = DefaultCacheDir()
+	}
+	return o
+}

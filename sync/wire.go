@@ -1,0 +1,181 @@
+package sync
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	gosync "sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Wire limits (protocol §1).
+const (
+	// deadAfter: a connection that hears nothing (no frame, no ping) for
+	// this long is dead.
+	deadAfter = 45 * time.Second
+	// maxFrame is the largest frame the client reads.
+	maxFrame = 4 << 20
+	// writeTimeout bounds one frame write.
+	writeTimeout = 10 * time.Second
+	// dialTimeout bounds the TCP connect plus the WebSocket handshake.
+	dialTimeout = 10 * time.Second
+)
+
+// connError is a failure to connect or a lost connection, classified.
+type connError struct {
+	// Persistent refusals (401, 403, 404, unknown session, a peer that
+	// breaks the protocol) are shown as Error; the others as Reconnecting.
+	Persistent bool
+	Msg        string
+	// Status is the HTTP status of a refused handshake (0 otherwise).
+	Status int
+	// NoSession: the host does not know the session (-32004).
+	NoSession bool
+}
+
+func (e *connError) Error() string { return e.Msg }
+
+// wsConn is one WebSocket connection: a reader goroutine delivering frames
+// on Frames, and a writer goroutine draining a queue, so that the client's
+// goroutine never blocks on the socket.
+type wsConn struct {
+	ws     *websocket.Conn
+	frames chan []byte
+	out    chan []byte
+	stop   chan struct{}
+	dead   chan struct{} // closed when the reader ends
+	err    error         // why the reader ended (read after dead)
+	once   gosync.Once
+}
+
+// dialWS opens the WebSocket with the bearer token.
+func dialWS(ctx context.Context, url, token string) (*wsConn, error) {
+	d := websocket.Dialer{
+		HandshakeTimeout: dialTimeout,
+		NetDialContext:   (&net.Dialer{Timeout: dialTimeout}).DialContext,
+		Proxy:            http.ProxyFromEnvironment,
+	}
+	h := http.Header{}
+	if token != "" {
+		h.Set("Authorization", "Bearer "+token)
+	}
+	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	defer cancel()
+	ws, resp, err := d.DialContext(dctx, url, h)
+	if err != nil {
+		return nil, classifyDialError(url, resp, err)
+	}
+	ws.SetReadLimit(maxFrame + 1024)
+	c := &wsConn{
+		ws:     ws,
+		frames: make(chan []byte, 256),
+		out:    make(chan []byte, 1024),
+		stop:   make(chan struct{}),
+		dead:   make(chan struct{}),
+	}
+	_ = ws.SetReadDeadline(time.Now().Add(deadAfter))
+	ws.SetPingHandler(func(data string) error {
+		// A ping is a sign of life: extend the deadline, then answer it.
+		_ = ws.SetReadDeadline(time.Now().Add(deadAfter))
+		_ = ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(writeTimeout))
+		return nil
+	})
+	go c.readLoop()
+	go c.writeLoop()
+	return c, nil
+}
+
+func classifyDialError(url string, resp *http.Response, err error) error {
+	if resp != nil {
+		switch resp.StatusCode {
+		case http.StatusUnauthorized:
+			return &connError{Persistent: true, Status: 401, Msg: "the host refused the token (401 Unauthorized): pass --token, set LOOKOUT_TOKEN, or check the host's token file"}
+		case http.StatusForbidden:
+			return &connError{Persistent: true, Status: 403, Msg: "the host refused the connection (403 Forbidden)"}
+		case http.StatusNotFound:
+			return &connError{Persistent: true, Status: 404, Msg: fmt.Sprintf("no session host endpoint at %s (404 Not Found)", url)}
+		}
+		return &connError{Status: resp.StatusCode, Msg: fmt.Sprintf("handshake with %s failed: HTTP %d", url, resp.StatusCode)}
+	}
+	return &connError{Msg: fmt.Sprintf("cannot reach %s: %v", url, err)}
+}
+
+func (c *wsConn) readLoop() {
+	defer close(c.dead)
+	for {
+		typ, data, err := c.ws.ReadMessage()
+		if err != nil {
+			c.err = err
+			c.Close()
+			return
+		}
+		_ = c.ws.SetReadDeadline(time.Now().Add(deadAfter))
+		if typ != websocket.TextMessage {
+			continue
+		}
+		select {
+		case c.frames <- data:
+		case <-c.stop:
+			c.err = errors.New("closed")
+			return
+		}
+	}
+}
+
+func (c *wsConn) writeLoop() {
+	for {
+		select {
+		case <-c.stop:
+			return
+		case b := <-c.out:
+			_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+				c.Close()
+				return
+			}
+		}
+	}
+}
+
+// Send queues one frame. It never blocks: a connection whose queue is full
+// is too slow to be useful and is closed.
+func (c *wsConn) Send(b []byte) {
+	select {
+	case c.out <- b:
+	case <-c.stop:
+	default:
+		c.Close()
+	}
+}
+
+// Close ends the connection (idempotent).
+func (c *wsConn) Close() {
+	c.once.Do(func() {
+		close(c.stop)
+		_ = c.ws.WriteControl(websocket.CloseMessage,
+			websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+		_ = c.ws.Close()
+	})
+}
+
+// request is an outgoing JSON-RPC request.
+type request struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      int64  `json:"id"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}
+
+func encodeRequest(id int64, method string, params any) []byte {
+	b, err := json.Marshal(request{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	if err != nil {
+		// Params are the client's own plain structs; this cannot happen.
+		panic(fmt.Sprintf("sync: encode %s: %v", method, err))
+	}
+	return b
+}
