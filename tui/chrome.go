@@ -1,0 +1,302 @@
+package tui
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/lookout-sh/lookout/keymap"
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/themes"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func lipglossWidth(s string) int { return ansi.StringWidth(s) }
+
+// bannerLines renders the freshness banner (zero or one line) from the
+// sync snapshot. Cached history stays on screen below it.
+func bannerLines(t themes.Theme, f sync.Freshness, now time.Time, width int) []string {
+	var style lipgloss.Style
+	var msg string
+	switch f.State {
+	case sync.Live, "":
+		return nil
+	case sync.Connecting:
+		style, msg = t.BannerInfo, "◌ Connecting to host…"
+	case sync.Reconnecting:
+		style, msg = t.BannerWarn, "⟳ Reconnecting to host"
+		if !f.NextAttempt.IsZero() {
+			if d := f.NextAttempt.Sub(now); d > 0 {
+				msg += " · next attempt in " + itoa(int(math.Ceil(d.Seconds()))) + "s"
+			} else {
+				msg += " · trying now"
+			}
+		} else {
+			msg += " · trying now"
+		}
+		if f.Attempt > 0 {
+			msg += " (attempt " + itoa(f.Attempt) + ")"
+		}
+		if f.Err != "" {
+			msg += " · " + f.Err
+		}
+	case sync.Updating:
+		style, msg = t.BannerInfo, "↻ Updating messages…"
+	case sync.Error:
+		style, msg = t.BannerError, "✗ Sync error: "+orDash(f.Err)+" · ctrl+r to retry"
+	case sync.Retrying:
+		style, msg = t.BannerInfo, "↻ Sync error: "+orDash(f.Err)+" · retrying…"
+	default:
+		style, msg = t.BannerInfo, string(f.State)
+	}
+	return []string{style.Render(fit(" "+msg, width))}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// approvalLines renders the approval prompt bar for the first waiting
+// approval (two lines), or nothing.
+func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) []string {
+	if v == nil || len(v.Approvals) == 0 {
+		return nil
+	}
+	a := v.Approvals[0]
+	tool := ""
+	if it := v.ItemByID(a.ItemID); it != nil {
+		tool = it.ToolName()
+	}
+	head := "⚠ Approval needed"
+	if tool != "" {
+		head += ": " + tool
+	}
+	if n := len(v.Approvals); n > 1 {
+		head += " (1 of " + itoa(n) + ")"
+	}
+	summary := strings.Join(strings.Fields(a.Summary), " ")
+	if summary == "" {
+		summary = "(no summary)"
+	}
+	keys := t.StatusKey.Render(km.Approve.Help().Key) + t.Muted.Render(" approve  ") +
+		t.StatusKey.Render(km.Deny.Help().Key) + t.Muted.Render(" deny  ") +
+		t.Muted.Render("(a/d in the transcript)")
+	return []string{
+		fit(t.Warning.Render(head)+t.Muted.Render(" · ")+t.Text.Render(summary), width),
+		fit("  "+keys, width),
+	}
+}
+
+// statusInput is what the status bar shows.
+type statusInput struct {
+	view       *model.View
+	snap       sync.Snapshot
+	host       string
+	sessionID  string
+	now        time.Time
+	spinner    string
+	position   string
+	notice     string
+	noticeWarn bool
+	focus      string
+	mouseOff   bool
+}
+
+// statusLine renders the one-line status bar.
+func statusLine(t themes.Theme, in statusInput, width int) string {
+	sep := t.Muted.Render(" · ")
+	var left []string
+	title := ""
+	if in.view != nil {
+		title = in.view.Title()
+	}
+	if title == "" {
+		title = in.sessionID
+	}
+	if title == "" {
+		title = "no session"
+	}
+	left = append(left, t.StatusKey.Render(title))
+	if in.host != "" {
+		left = append(left, t.Muted.Render(in.host))
+	}
+	left = append(left, turnState(t, in))
+	if in.snap.Durability == "ephemeral" {
+		left = append(left, t.Warning.Render("ephemeral host"))
+	}
+	if in.view != nil && len(in.view.Warnings) > 0 {
+		w := in.view.Warnings[len(in.view.Warnings)-1]
+		left = append(left, t.Warning.Render("⚠ "+warningText(w)))
+	}
+	if n := len(in.snap.Errors); n > 0 {
+		word := " sync errors"
+		if n == 1 {
+			word = " sync error"
+		}
+		left = append(left, t.Error.Render(itoa(n)+word))
+	}
+	if in.notice != "" {
+		st := t.Accent
+		if in.noticeWarn {
+			st = t.Warning
+		}
+		left = append(left, st.Render(in.notice))
+	}
+	var right []string
+	if in.position != "" {
+		right = append(right, t.Muted.Render(in.position))
+	}
+	if in.mouseOff {
+		right = append(right, t.Warning.Render("mouse released"))
+	}
+	right = append(right, t.Muted.Render(in.focus), t.StatusKey.Render("?")+t.Muted.Render(" keys"))
+	l := strings.Join(left, sep)
+	r := strings.Join(right, sep)
+	lw, rw := ansi.StringWidth(l), ansi.StringWidth(r)
+	if lw+rw+1 > width {
+		l = ansi.Truncate(l, max(0, width-rw-1), "…")
+		lw = ansi.StringWidth(l)
+	}
+	gap := max(1, width-lw-rw)
+	return fit(l+strings.Repeat(" ", gap)+r, width)
+}
+
+func turnState(t themes.Theme, in statusInput) string {
+	v := in.view
+	if v == nil {
+		return t.Muted.Render("—")
+	}
+	queued := ""
+	if n := len(v.QueuedTurns); n > 0 {
+		queued = " · " + itoa(n) + " queued"
+	}
+	if a := v.ActiveTurn; a != nil {
+		s := "running"
+		if ts, err := time.Parse(time.RFC3339Nano, a.StartedAt); err == nil {
+			s += " " + elapsed(in.now.Sub(ts))
+		}
+		if in.spinner != "" {
+			s = in.spinner + " " + s
+		}
+		return t.Accent.Render(s) + t.Muted.Render(queued)
+	}
+	if lt := v.LastTurn; lt != nil && lt.Status != "" && lt.Status != model.StatusCompleted && lt.Status != "unqueued" {
+		s := "last turn " + lt.Status
+		if lt.Error != nil && lt.Error.Message != "" {
+			s += ": " + lt.Error.Message
+		}
+		return t.Warning.Render(s) + t.Muted.Render(queued)
+	}
+	return t.Success.Render("idle") + t.Muted.Render(queued)
+}
+
+// elapsed formats a duration as m:ss or h:mm:ss.
+func elapsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int(d / time.Second)
+	h, m, sec := s/3600, (s/60)%60, s%60
+	pad := func(n int) string {
+		if n < 10 {
+			return "0" + itoa(n)
+		}
+		return itoa(n)
+	}
+	if h > 0 {
+		return itoa(h) + ":" + pad(m) + ":" + pad(sec)
+	}
+	return itoa(m) + ":" + pad(sec)
+}
+
+func warningText(w model.Warning) string {
+	s := w.Message
+	if s == "" {
+		s = w.Code
+	}
+	if w.RequestKind != "" {
+		s = w.RequestKind + ": " + s
+	}
+	if w.WillRetry {
+		s += " · retrying"
+		if w.Attempt > 0 {
+			s += " (" + itoa(w.Attempt)
+			if w.MaxAttempts > 0 {
+				s += "/" + itoa(w.MaxAttempts)
+			}
+			s += ")"
+		}
+	}
+	return s
+}
+
+// helpLines renders every binding, grouped, flowed into as many columns
+// as the height needs.
+func helpLines(t themes.Theme, km keymap.KeyMap, width, height int) []string {
+	type entry struct{ k, d string }
+	var col []string
+	var entries [][]entry
+	for _, g := range km.Groups() {
+		var es []entry
+		for _, b := range g.Bindings {
+			if !b.Enabled() {
+				continue
+			}
+			es = append(es, entry{b.Help().Key, b.Help().Desc})
+		}
+		entries = append(entries, es)
+	}
+	kw := 0
+	for _, es := range entries {
+		for _, e := range es {
+			kw = max(kw, ansi.StringWidth(e.k))
+		}
+	}
+	for gi, g := range km.Groups() {
+		if gi > 0 {
+			col = append(col, "")
+		}
+		col = append(col, t.AgentLabel.Render(g.Title))
+		for _, e := range entries[gi] {
+			col = append(col, "  "+t.StatusKey.Render(e.k+strings.Repeat(" ", kw-ansi.StringWidth(e.k)))+"  "+t.Help.Render(e.d))
+		}
+	}
+	title := t.AgentLabel.Render("Keys") + t.Muted.Render(" · esc, q or ? closes")
+	body := height - 2
+	if body < 1 {
+		return []string{fit(title, width)}
+	}
+	colW := 0
+	for _, l := range col {
+		colW = max(colW, ansi.StringWidth(l))
+	}
+	colW += 4
+	ncols := (len(col) + body - 1) / body
+	out := []string{fit(" "+title, width), fit("", width)}
+	for r := 0; r < body; r++ {
+		var b strings.Builder
+		b.WriteString(" ")
+		for c := 0; c < ncols; c++ {
+			i := c*body + r
+			if i >= len(col) {
+				break
+			}
+			b.WriteString(fit(col[i], colW))
+		}
+		out = append(out, fit(b.String(), width))
+	}
+	return out
+}
+
+// bindingKeys lists a binding's keys for notices ("alt+a").
+func bindingKeys(b key.Binding) string { return b.Help().Key }

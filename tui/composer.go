@@ -1,0 +1,165 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/lookout-sh/lookout/keymap"
+	"github.com/lookout-sh/lookout/themes"
+)
+
+// maxComposerLines is the tallest the composer grows before it scrolls.
+const maxComposerLines = 8
+
+// composer is the prompt box: a bubbles textarea plus prompt history. It
+// owns no I/O; sending is the model's job.
+type composer struct {
+	ta      textarea.Model
+	history []string // prompts sent, oldest first
+	histIdx int      // index being browsed, or -1
+	width   int
+}
+
+func newComposer(km keymap.KeyMap, t themes.Theme) composer {
+	ta := textarea.New()
+	ta.Prompt = "› "
+	ta.ShowLineNumbers = false
+	ta.Placeholder = "Write a prompt · enter sends · ctrl+j newline · ? keys"
+	ta.CharLimit = 0
+	ta.MaxHeight = maxComposerLines // visible lines; longer drafts scroll
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxContentHeight = 9000 // input is never blocked by MaxHeight
+	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys(km.Newline.Keys()...))
+	// Paging belongs to the transcript.
+	ta.KeyMap.PageUp = key.NewBinding(key.WithDisabled())
+	ta.KeyMap.PageDown = key.NewBinding(key.WithDisabled())
+	c := composer{ta: ta, histIdx: -1}
+	c.setTheme(t)
+	c.ta.Focus()
+	return c
+}
+
+func (c *composer) setTheme(t themes.Theme) {
+	s := textarea.DefaultStyles(t.Dark)
+	for _, st := range []*textarea.StyleState{&s.Focused, &s.Blurred} {
+		st.Text = t.Text
+		st.Placeholder = t.Faint
+		st.Prompt = t.Accent
+		st.CursorLine = t.Text
+	}
+	s.Blurred.Prompt = t.Faint
+	s.Cursor.Blink = false // a steady cursor: no blink repaints
+	c.ta.SetStyles(s)
+}
+
+func (c *composer) setWidth(w int) {
+	if w != c.width {
+		c.width = w
+		c.ta.SetWidth(max(w, 4))
+	}
+}
+
+// height is the number of lines the composer takes, its rule included.
+func (c *composer) height() int {
+	return 1 + min(max(c.ta.Height(), 1), maxComposerLines)
+}
+
+func (c *composer) value() string { return c.ta.Value() }
+func (c *composer) empty() bool   { return c.ta.Value() == "" }
+
+// clear empties the composer and leaves history browsing.
+func (c *composer) clear() {
+	c.ta.Reset()
+	c.histIdx = -1
+}
+
+// setValue replaces the text.
+func (c *composer) setValue(s string) {
+	c.ta.SetValue(s)
+}
+
+// restore puts a returned prompt back: alone when the composer is empty,
+// before the current draft otherwise.
+func (c *composer) restore(text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	cur := c.ta.Value()
+	if cur != "" {
+		text = text + "\n" + cur
+	}
+	c.setValue(text)
+	c.histIdx = -1
+}
+
+// remember adds a sent prompt to history (no immediate duplicates).
+func (c *composer) remember(s string) {
+	if n := len(c.history); n == 0 || c.history[n-1] != s {
+		c.history = append(c.history, s)
+	}
+	c.histIdx = -1
+}
+
+// browsing reports whether the composer shows a history entry unchanged.
+func (c *composer) browsing() bool {
+	return c.histIdx >= 0 && c.histIdx < len(c.history) && c.ta.Value() == c.history[c.histIdx]
+}
+
+// historyPrev shows the previous prompt; it reports whether it applied
+// (empty composer or already browsing, and older history exists).
+func (c *composer) historyPrev() bool {
+	if !(c.empty() || c.browsing()) || len(c.history) == 0 {
+		return false
+	}
+	i := len(c.history) - 1
+	if c.browsing() {
+		if c.histIdx == 0 {
+			return true
+		}
+		i = c.histIdx - 1
+	}
+	c.histIdx = i
+	c.setValue(c.history[i])
+	return true
+}
+
+// historyNext shows the next prompt, or empties the composer past the
+// newest; it applies only while browsing.
+func (c *composer) historyNext() bool {
+	if !c.browsing() {
+		return false
+	}
+	if c.histIdx >= len(c.history)-1 {
+		c.clear()
+		return true
+	}
+	c.histIdx++
+	c.setValue(c.history[c.histIdx])
+	return true
+}
+
+// update hands a message to the textarea.
+func (c *composer) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	c.ta, cmd = c.ta.Update(msg)
+	return cmd
+}
+
+
+func (c *composer) focus() tea.Cmd { return c.ta.Focus() }
+func (c *composer) blur()          { c.ta.Blur() }
+func (c *composer) focused() bool  { return c.ta.Focused() }
+
+// view renders the rule and the textarea.
+func (c *composer) view(t themes.Theme, label string) string {
+	rule := label
+	w := max(c.width, 1)
+	if rest := w - lipglossWidth(rule); rest > 0 {
+		rule += t.Divider.Render(strings.Repeat("─", rest))
+	}
+	return fit(rule, w) + "\n" + c.ta.View()
+}

@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	gosync "sync"
+	"testing"
+
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/sync"
+)
+
+// fakeSource is a Source whose Views come from a real model.State folding
+// scripted events: the real fold, no network.
+type fakeSource struct {
+	t  testing.TB
+	mu gosync.Mutex
+	st *model.State
+	sn sync.Snapshot
+	ch chan struct{}
+
+	sid  string
+	seq  int64
+	prev int64
+	cid  int
+
+	calls []string
+}
+
+func newFake(t testing.TB) *fakeSource {
+	f := &fakeSource{t: t, st: model.NewState("s1"), sid: "s1", ch: make(chan struct{}, 1)}
+	f.sn.Freshness.State = sync.Live
+	f.sn.Durability = "durable"
+	f.publishLocked()
+	return f
+}
+
+func (f *fakeSource) publishLocked() {
+	f.sn.View = f.st.View()
+	f.sn.SessionID = f.sid
+	select {
+	case f.ch <- struct{}{}:
+	default:
+	}
+}
+
+// edit changes the snapshot (freshness, errors, ...) and publishes.
+func (f *fakeSource) edit(fn func(sn *sync.Snapshot, st *model.State)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fn(&f.sn, f.st)
+	for _, r := range f.st.TakeRetirements() {
+		if r.Reason.ReturnsText() {
+			if f.sn.ReturnedBase == 0 {
+				f.sn.ReturnedBase = 1
+			}
+			f.sn.Returned = append(f.sn.Returned, r)
+		}
+	}
+	f.publishLocked()
+}
+
+// frame folds one durable or ephemeral notification built from method and
+// params (sessionId, viewCursor, prevCursor are filled in).
+func (f *fakeSource) frame(method string, params map[string]any) {
+	f.mu.Lock()
+	f.seq++
+	params["sessionId"] = f.sid
+	params["viewCursor"] = model.FormatCursor(f.sid, f.seq)
+	durable, _ := model.IsDurable(method)
+	if durable {
+		if f.prev == 0 {
+			params["prevCursor"] = nil
+		} else {
+			params["prevCursor"] = model.FormatCursor(f.sid, f.prev)
+		}
+		f.prev = f.seq
+	}
+	raw, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+	if err != nil {
+		f.mu.Unlock()
+		f.t.Fatal(err)
+	}
+	ev, err := model.DecodeFrame(raw)
+	if err != nil {
+		f.mu.Unlock()
+		f.t.Fatalf("decode %s: %v", raw, err)
+	}
+	if err := f.st.Apply(ev); err != nil {
+		f.mu.Unlock()
+		f.t.Fatalf("apply %s: %v", raw, err)
+	}
+	f.mu.Unlock()
+	f.edit(func(*sync.Snapshot, *model.State) {})
+}
+
+// item emits item/started (or completed when the status is terminal).
+func (f *fakeSource) item(method string, fields map[string]any) {
+	it := map[string]any{"turnId": "t1", "revision": 1, "status": "inProgress", "recordedAt": "2026-01-01T00:00:00Z"}
+	for k, v := range fields {
+		it[k] = v
+	}
+	f.frame(method, map[string]any{"item": it})
+}
+
+func (f *fakeSource) delta(itemID, field, d string) {
+	f.frame(model.MethodItemDelta, map[string]any{"itemId": itemID, "field": field, "delta": d})
+}
+
+func (f *fakeSource) Updates() <-chan struct{} { return f.ch }
+
+func (f *fakeSource) Current() sync.Snapshot {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sn
+}
+
+func (f *fakeSource) record(s string) {
+	f.mu.Lock()
+	f.calls = append(f.calls, s)
+	f.mu.Unlock()
+}
+
+func (f *fakeSource) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+func (f *fakeSource) Submit(text string) string {
+	f.mu.Lock()
+	f.cid++
+	cid := fmt.Sprintf("c%d", f.cid)
+	f.calls = append(f.calls, "submit:"+text)
+	f.st.Submit(cid, text, 0)
+	f.publishLocked()
+	f.mu.Unlock()
+	return cid
+}
+
+func (f *fakeSource) Unqueue(cid string)                  { f.record("unqueue:" + cid) }
+func (f *fakeSource) Interrupt()                          { f.record("interrupt") }
+func (f *fakeSource) Respond(approvalID, decision string) { f.record("respond:" + approvalID + ":" + decision) }
+func (f *fakeSource) LoadOlder()                          { f.record("loadOlder") }
+func (f *fakeSource) Retry()                              { f.record("retry") }
+func (f *fakeSource) Focus()                              { f.record("focus") }
+
+var _ Source = (*fakeSource)(nil)

@@ -1,0 +1,279 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/sync"
+)
+
+// handleKey routes a key press: help screen first, then the keys that
+// work anywhere, then the focused area's keys.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	km := m.km
+	m.dirty = true
+	if key.Matches(msg, km.Quit) {
+		return m.ctrlC()
+	}
+	if m.quitArmed {
+		m.quitArmed = false
+		m.clearNotice()
+	}
+	if m.showHelp {
+		if key.Matches(msg, km.HelpClose) {
+			m.showHelp = false
+		}
+		return nil
+	}
+	composing := m.focus == focusComposer
+	emptyComposer := composing && m.comp.empty()
+
+	switch {
+	case key.Matches(msg, km.Help) && (!composing || emptyComposer || msg.String() == "f1"):
+		m.showHelp = true
+		return nil
+	case key.Matches(msg, km.FocusNext):
+		if composing {
+			m.focusTranscript()
+			if _, ok := m.tr.selectedIndex(); !ok {
+				m.tr.move(-1)
+			}
+			return nil
+		}
+		return m.focusComposer()
+	case key.Matches(msg, km.Interrupt) && m.turnRunning():
+		m.setNotice("interrupting the running turn…", false)
+		return tea.Batch(call(m.src.Interrupt), m.expireNotice())
+	case key.Matches(msg, km.PageUp):
+		m.tr.scroll(-m.page())
+		return nil
+	case key.Matches(msg, km.PageDown):
+		m.tr.scroll(m.page())
+		return nil
+	case key.Matches(msg, km.Retry):
+		return m.retry()
+	case key.Matches(msg, km.Approve):
+		return m.respond("approve")
+	case key.Matches(msg, km.Deny):
+		return m.respond("deny")
+	case key.Matches(msg, km.Unqueue):
+		return m.unqueue()
+	case key.Matches(msg, km.MouseTrack):
+		return m.toggleMouse()
+	}
+	if composing {
+		return m.composerKey(msg)
+	}
+	return m.transcriptKey(msg)
+}
+
+func (m *Model) page() int { return max(1, m.tr.height-2) }
+
+func (m *Model) turnRunning() bool { return m.view != nil && m.view.ActiveTurn != nil }
+
+// ctrlC: interrupt a running turn, else clear a draft, and arm quitting;
+// a second ctrl+c in a row quits.
+func (m *Model) ctrlC() tea.Cmd {
+	if m.quitArmed {
+		return tea.Quit
+	}
+	m.quitArmed = true
+	m.quitGen++
+	gen := m.quitGen
+	expire := m.after(3*time.Second, func(time.Time) tea.Msg { return quitExpiredMsg{gen} })
+	switch {
+	case m.turnRunning():
+		m.setNotice("interrupting · ctrl+c again quits", false)
+		return tea.Batch(call(m.src.Interrupt), expire)
+	case m.focus == focusComposer && !m.comp.empty():
+		m.comp.clear()
+		m.setNotice("draft cleared · ctrl+c again quits", false)
+		return expire
+	}
+	m.setNotice("ctrl+c again quits", false)
+	return expire
+}
+
+func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
+	km := m.km
+	switch {
+	case key.Matches(msg, km.Send):
+		return m.send()
+	case key.Matches(msg, km.HistoryPrev) && m.comp.historyPrev():
+		return nil
+	case key.Matches(msg, km.HistoryNext) && m.comp.historyNext():
+		return nil
+	case key.Matches(msg, km.Top) && m.comp.empty():
+		m.tr.toTop()
+		return nil
+	case key.Matches(msg, km.Bottom) && m.comp.empty():
+		m.tr.toBottom()
+		return nil
+	case key.Matches(msg, km.Interrupt) && m.comp.empty():
+		// Nothing runs: esc moves to the transcript.
+		m.focusTranscript()
+		return nil
+	}
+	return m.comp.update(msg)
+}
+
+// send submits the composer's text and follows the transcript.
+func (m *Model) send() tea.Cmd {
+	text := m.comp.value()
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	m.comp.remember(text)
+	m.comp.clear()
+	m.tr.toBottom()
+	src := m.src
+	return func() tea.Msg { src.Submit(text); return nil }
+}
+
+func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
+	km := m.km
+	switch {
+	case key.Matches(msg, km.QuitT):
+		return tea.Quit
+	case key.Matches(msg, km.SelectPrev):
+		m.tr.move(-1)
+	case key.Matches(msg, km.SelectNext):
+		m.tr.move(1)
+	case key.Matches(msg, km.LineUp):
+		m.tr.scroll(-1)
+	case key.Matches(msg, km.LineDown):
+		m.tr.scroll(1)
+	case key.Matches(msg, km.HalfUp):
+		m.tr.scroll(-max(1, m.tr.height/2))
+	case key.Matches(msg, km.HalfDown):
+		m.tr.scroll(max(1, m.tr.height/2))
+	case key.Matches(msg, km.TopAlt):
+		m.tr.toTop()
+	case key.Matches(msg, km.BottomAlt):
+		m.tr.toBottom()
+	case key.Matches(msg, km.Toggle):
+		if row, ok := m.tr.selectedRow(); ok && row.Item != nil {
+			id := row.Item.ID
+			m.tr.expanded[id] = !m.tr.expanded[id]
+			if !m.tr.expanded[id] {
+				delete(m.tr.expanded, id)
+			}
+		}
+	case key.Matches(msg, km.Copy):
+		return m.copySelected()
+	case key.Matches(msg, km.ApproveT):
+		return m.respond("approve")
+	case key.Matches(msg, km.DenyT):
+		return m.respond("deny")
+	case key.Matches(msg, km.UnqueueT):
+		return m.unqueue()
+	case key.Matches(msg, km.MouseTrackT):
+		return m.toggleMouse()
+	case key.Matches(msg, km.RetryT):
+		return m.retry()
+	case key.Matches(msg, km.Compose):
+		return m.focusComposer()
+	case key.Matches(msg, km.ClearSelect):
+		m.tr.hasSel = false
+		return m.focusComposer()
+	}
+	return nil
+}
+
+func (m *Model) retry() tea.Cmd {
+	if st := m.snap.Freshness.State; st != sync.Error && st != sync.Reconnecting {
+		m.setNotice("nothing to retry: "+string(st), false)
+		return m.expireNotice()
+	}
+	m.setNotice("retrying…", false)
+	return tea.Batch(call(m.src.Retry), m.expireNotice())
+}
+
+// respond answers the first waiting approval.
+func (m *Model) respond(decision string) tea.Cmd {
+	if m.view == nil || len(m.view.Approvals) == 0 {
+		m.setNotice("no tool is waiting for approval", true)
+		return m.expireNotice()
+	}
+	a := m.view.Approvals[0]
+	src := m.src
+	word := "approved"
+	if decision == "deny" {
+		word = "denied"
+	}
+	m.setNotice(word+": "+firstLine(a.Summary), false)
+	return tea.Batch(func() tea.Msg { src.Respond(a.ApprovalID, decision); return nil }, m.expireNotice())
+}
+
+// unqueue takes back the selected pending prompt when it is queued, else
+// the newest queued one. Its text returns to the composer when the host
+// confirms (turn/unqueued), through the source's Returned list.
+func (m *Model) unqueue() tea.Cmd {
+	cid := ""
+	if row, ok := m.tr.selectedRow(); ok && row.Pending != nil && row.Pending.Status == model.PendingQueued {
+		cid = row.Pending.CommandID
+	}
+	if cid == "" && m.view != nil {
+		if n := len(m.view.QueuedTurns); n > 0 {
+			cid = m.view.QueuedTurns[n-1].CommandID
+		}
+	}
+	if cid == "" && m.view != nil {
+		for i := len(m.view.Pending) - 1; i >= 0; i-- {
+			if m.view.Pending[i].Status == model.PendingQueued {
+				cid = m.view.Pending[i].CommandID
+				break
+			}
+		}
+	}
+	if cid == "" {
+		m.setNotice("no queued prompt to unqueue", true)
+		return m.expireNotice()
+	}
+	src := m.src
+	m.setNotice("unqueueing…", false)
+	return tea.Batch(func() tea.Msg { src.Unqueue(cid); return nil }, m.expireNotice())
+}
+
+func (m *Model) toggleMouse() tea.Cmd {
+	m.mouse = !m.mouse
+	if m.mouse {
+		m.setNotice("mouse captured: the wheel scrolls", false)
+	} else {
+		m.setNotice("mouse released: select text natively · "+bindingKeys(m.km.MouseTrack)+" captures it again", false)
+	}
+	return m.expireNotice()
+}
+
+// copySelected copies the selected row's plain text with OSC 52 and says
+// so once the clipboard sequence has been handed to the terminal.
+func (m *Model) copySelected() tea.Cmd {
+	row, ok := m.tr.selectedRow()
+	if !ok {
+		m.setNotice("select a row first (↑/↓)", true)
+		return m.expireNotice()
+	}
+	var text string
+	if row.Item != nil {
+		text = m.r.Plain(row.Item)
+	} else {
+		text = row.Pending.Text
+	}
+	n := len([]rune(text))
+	return tea.Sequence(tea.SetClipboard(text), func() tea.Msg { return copiedMsg{n} })
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + "…"
+	}
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:59]) + "…"
+	}
+	return s
+}

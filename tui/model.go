@@ -1,0 +1,467 @@
+// Package tui is Lookout's terminal UI: one Bubble Tea model showing a
+// session's transcript, a composer, freshness banners, a status bar, an
+// approval bar and a help screen.
+//
+// The UI reads everything from a Source (a *sync.Client in the program):
+// the fold's View is the single source of truth and the UI never patches
+// rows of its own. Update does no I/O: commands to the source run in
+// tea.Cmds, and the source's change signal is read by a tea.Cmd that turns
+// it into a message. Repaints are coalesced to at most one per frame.
+package tui
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/lookout-sh/lookout/keymap"
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/render"
+	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/themes"
+)
+
+// DefaultFrameInterval is how long the UI waits after a change signal
+// before repainting, so that a burst of deltas costs one frame.
+const DefaultFrameInterval = 16 * time.Millisecond
+
+// Options configure a Model.
+type Options struct {
+	// Source is the session connection. Required.
+	Source Source
+	// Theme is "dark", "light" or "auto" ("" means auto: dark until the
+	// terminal reports its background).
+	Theme string
+	// Host is shown in the status bar (for example the host URL).
+	Host string
+	// SessionID is shown in the status bar while the session has no title.
+	SessionID string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// KeyMap overrides the bindings; nil means keymap.Default().
+	KeyMap *keymap.KeyMap
+	// FrameInterval is the repaint coalescing delay; 0 means
+	// DefaultFrameInterval.
+	FrameInterval time.Duration
+	// Still disables animation: spinners show a fixed frame and no
+	// animation ticks are scheduled (deterministic output for tests and
+	// slow links). The status bar's elapsed time still follows Now on
+	// every repaint.
+	Still bool
+	// NoMouse starts with the mouse released (native selection works; the
+	// wheel does not scroll).
+	NoMouse bool
+}
+
+type focusArea int
+
+const (
+	focusComposer focusArea = iota
+	focusTranscript
+)
+
+// Model is the root tea.Model. Use it through a pointer: Update returns
+// the same *Model it was called on.
+type Model struct {
+	opts  Options
+	src   Source
+	km    keymap.KeyMap
+	now   func() time.Time
+	theme themes.Theme
+	auto  bool // theme follows the terminal background
+	r     *render.Renderer
+
+	snap    sync.Snapshot
+	viewGen uint64
+	view    *model.View
+	taken   uint64 // highest Returned number moved into the composer
+
+	tr   *transcript
+	comp composer
+
+	width, height int
+	focus         focusArea
+	showHelp      bool
+	mouse         bool
+
+	framePending bool
+	ticking      bool
+	spinIdx      int
+	olderAsked   string // oldest row key when LoadOlder was last called
+
+	quitArmed bool
+	quitGen   int
+	notice    string
+	noticeBad bool
+	noticeGen int
+
+	frame string // the last composed screen
+	dirty bool
+
+	// after schedules a timer message (tea.Tick; tests replace it).
+	after func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+}
+
+var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// Messages.
+type (
+	updateMsg       struct{}
+	sourceClosedMsg struct{}
+	frameMsg        struct{}
+	tickMsg         struct{}
+	quitExpiredMsg  struct{ gen int }
+	noticeExpired   struct{ gen int }
+	copiedMsg       struct{ n int }
+)
+
+// New builds the model. It reads the source's current snapshot so that
+// the first frame already shows what the source holds.
+func New(opts Options) (*Model, error) {
+	if opts.Source == nil {
+		return nil, errors.New("tui: no source")
+	}
+	name := opts.Theme
+	if name == "" {
+		name = "auto"
+	}
+	th, err := themes.ByName(name, true)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{opts: opts, src: opts.Source, theme: th, auto: name == "auto", mouse: !opts.NoMouse}
+	m.now = opts.Now
+	if m.now == nil {
+		m.now = time.Now
+	}
+	if opts.KeyMap != nil {
+		m.km = *opts.KeyMap
+	} else {
+		m.km = keymap.Default()
+	}
+	if m.opts.FrameInterval <= 0 {
+		m.opts.FrameInterval = DefaultFrameInterval
+	}
+	m.after = tea.Tick
+	m.r = render.New(th)
+	m.tr = newTranscript(m.r, th)
+	m.comp = newComposer(m.km, th)
+	m.width, m.height = 80, 24
+	m.pull()
+	m.refresh()
+	return m, nil
+}
+
+// Init starts waiting for source updates and, for the auto theme, asks
+// the terminal for its background colour.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.waitUpdate(), m.startTicking()}
+	if m.auto {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// waitUpdate blocks (in its own goroutine) until the source signals.
+func (m *Model) waitUpdate() tea.Cmd {
+	ch := m.src.Updates()
+	return func() tea.Msg {
+		if _, ok := <-ch; !ok {
+			return sourceClosedMsg{}
+		}
+		return updateMsg{}
+	}
+}
+
+// call runs a source command off the event loop.
+func call(fn func()) tea.Cmd {
+	return func() tea.Msg { fn(); return nil }
+}
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case updateMsg:
+		cmds = append(cmds, m.waitUpdate())
+		if !m.framePending {
+			m.framePending = true
+			cmds = append(cmds, m.after(m.opts.FrameInterval, func(time.Time) tea.Msg { return frameMsg{} }))
+		}
+	case sourceClosedMsg:
+		// The source stopped; keep showing the last picture.
+	case frameMsg:
+		m.framePending = false
+		m.pull()
+		cmds = append(cmds, m.startTicking())
+	case tickMsg:
+		m.ticking = false
+		m.spinIdx++
+		m.dirty = true
+		cmds = append(cmds, m.startTicking())
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.dirty = true
+	case tea.BackgroundColorMsg:
+		if m.auto {
+			if th, err := themes.ByName("auto", msg.IsDark()); err == nil {
+				m.setTheme(th)
+			}
+		}
+	case tea.FocusMsg:
+		cmds = append(cmds, call(m.src.Focus))
+	case tea.PasteMsg:
+		m.showHelp = false
+		cmds = append(cmds, m.focusComposer(), m.comp.update(msg))
+		m.dirty = true
+	case tea.MouseWheelMsg:
+		if m.mouse && !m.showHelp {
+			switch msg.Button {
+			case tea.MouseWheelUp:
+				m.tr.scroll(-3)
+			case tea.MouseWheelDown:
+				m.tr.scroll(3)
+			}
+			m.dirty = true
+		}
+	case tea.MouseClickMsg:
+		if m.mouse && !m.showHelp && msg.Button == tea.MouseLeft {
+			y := msg.Y - len(m.bannerLines())
+			if m.tr.selectAtLine(y) {
+				m.focusTranscript()
+				m.dirty = true
+			}
+		}
+	case quitExpiredMsg:
+		if msg.gen == m.quitGen && m.quitArmed {
+			m.quitArmed = false
+			m.clearNotice()
+		}
+	case noticeExpired:
+		if msg.gen == m.noticeGen {
+			m.clearNotice()
+		}
+	case copiedMsg:
+		m.setNotice("copied "+itoa(msg.n)+" characters (OSC 52)", false)
+		cmds = append(cmds, m.expireNotice())
+	case tea.KeyPressMsg:
+		cmds = append(cmds, m.handleKey(msg))
+	default:
+		// Cursor blink and other textarea internals.
+		if m.focus == focusComposer {
+			cmds = append(cmds, m.comp.update(msg))
+			m.dirty = true
+		}
+	}
+	if m.dirty {
+		cmds = append(cmds, m.refresh())
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// pull reads the source's current snapshot into the model.
+func (m *Model) pull() {
+	snap := m.src.Current()
+	m.snap = snap
+	m.dirty = true
+	if snap.View != nil && (m.view == nil || snap.View != m.view || snap.View.Gen != m.viewGen) {
+		m.view, m.viewGen = snap.View, snap.View.Gen
+		m.tr.setView(snap.View, snap.HistoryLoading)
+		m.tr.reselect()
+	} else {
+		m.tr.loading = snap.HistoryLoading
+	}
+	// Texts given back (unqueued, gave up) return to the composer, each once.
+	for i, r := range snap.Returned {
+		n := snap.ReturnedBase + uint64(i)
+		if n <= m.taken {
+			continue
+		}
+		m.taken = n
+		if r.Reason.ReturnsText() {
+			m.comp.restore(r.Text)
+			why := "unqueued"
+			if r.Reason == model.RetiredGaveUp {
+				why = "could not be sent"
+			}
+			m.setNotice("prompt "+why+": back in the composer", r.Reason == model.RetiredGaveUp)
+		}
+	}
+}
+
+func (m *Model) setTheme(th themes.Theme) {
+	m.theme = th
+	m.r.SetTheme(th)
+	m.tr.theme = th
+	m.tr.pendCache = nil
+	m.comp.setTheme(th)
+	m.dirty = true
+}
+
+// animating reports whether something on screen moves with time: a
+// running turn (spinner, elapsed time) or a reconnect countdown.
+func (m *Model) animating() bool {
+	if m.opts.Still {
+		return false
+	}
+	if m.view != nil && m.view.ActiveTurn != nil {
+		return true
+	}
+	return m.snap.Freshness.State == sync.Reconnecting
+}
+
+// startTicking schedules the next animation tick when one is needed and
+// none is scheduled.
+func (m *Model) startTicking() tea.Cmd {
+	if m.ticking || !m.animating() {
+		return nil
+	}
+	m.ticking = true
+	d := 120 * time.Millisecond
+	if m.view == nil || m.view.ActiveTurn == nil {
+		d = 500 * time.Millisecond
+	}
+	return m.after(d, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *Model) spinner() string {
+	if m.opts.Still {
+		return spinFrames[0]
+	}
+	return spinFrames[m.spinIdx%len(spinFrames)]
+}
+
+func (m *Model) setNotice(s string, bad bool) {
+	m.notice, m.noticeBad = s, bad
+	m.noticeGen++
+	m.dirty = true
+}
+
+func (m *Model) clearNotice() {
+	m.notice = ""
+	m.dirty = true
+}
+
+func (m *Model) expireNotice() tea.Cmd {
+	gen := m.noticeGen
+	return m.after(4*time.Second, func(time.Time) tea.Msg { return noticeExpired{gen} })
+}
+
+func (m *Model) focusComposer() tea.Cmd {
+	m.focus = focusComposer
+	m.dirty = true
+	return m.comp.focus()
+}
+
+func (m *Model) focusTranscript() {
+	m.focus = focusTranscript
+	m.comp.blur()
+	m.dirty = true
+}
+
+func (m *Model) bannerLines() []string {
+	if m.showHelp {
+		return nil
+	}
+	return bannerLines(m.theme, m.snap.Freshness, m.now(), m.width)
+}
+
+// refresh lays the screen out again and composes the frame. It is the
+// only place that renders; it returns a command when reaching the top
+// asks for older history.
+func (m *Model) refresh() tea.Cmd {
+	m.dirty = false
+	w, h := max(m.width, 1), max(m.height, 1)
+	m.comp.setWidth(w)
+	banners := m.bannerLines()
+	var approval []string
+	if !m.showHelp {
+		approval = approvalLines(m.theme, m.km, m.view, w)
+	}
+	compH := m.comp.height()
+	transH := h - len(banners) - len(approval) - compH - 1
+	var body []string
+	var cmd tea.Cmd
+	if m.showHelp {
+		body = helpLines(m.theme, m.km, w, h-compH-1)
+		transH = 0
+	} else {
+		m.tr.width, m.tr.height = w, max(transH, 0)
+		m.tr.spinner = m.spinner()
+		m.tr.layout()
+		body = m.tr.lines
+		cmd = m.maybeLoadOlder()
+	}
+	focusName := "composer"
+	if m.focus == focusTranscript {
+		focusName = "transcript"
+	}
+	label := m.theme.Muted.Render("prompt ")
+	if n := len(m.comp.history); n > 0 && m.comp.browsing() {
+		label = m.theme.Muted.Render("history " + itoa(m.comp.histIdx+1) + "/" + itoa(n) + " ")
+	}
+	status := statusLine(m.theme, statusInput{
+		view: m.view, snap: m.snap, host: m.opts.Host, sessionID: m.opts.SessionID, now: m.now(),
+		spinner: m.spinnerIfActive(), position: m.tr.position(), notice: m.notice, noticeWarn: m.noticeBad,
+		focus: focusName, mouseOff: !m.mouse,
+	}, w)
+	var b strings.Builder
+	for _, l := range banners {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, l := range body {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, l := range approval {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(m.comp.view(m.theme, label))
+	b.WriteByte('\n')
+	b.WriteString(status)
+	m.frame = b.String()
+	return cmd
+}
+
+func (m *Model) spinnerIfActive() string {
+	if m.view != nil && m.view.ActiveTurn != nil {
+		return m.spinner()
+	}
+	return ""
+}
+
+// maybeLoadOlder asks for one older page when the top of the transcript
+// is on screen, older history exists, none is loading, and it was not
+// already asked for this same oldest row. Because the anchor keeps the
+// window in place when the page arrives, loading continues only while the
+// content does not fill the screen.
+func (m *Model) maybeLoadOlder() tea.Cmd {
+	if !m.tr.atTop || m.view == nil || !m.view.HasOlder || m.snap.HistoryLoading {
+		return nil
+	}
+	key := m.tr.oldestKey()
+	if key == m.olderAsked {
+		return nil
+	}
+	m.olderAsked = key
+	return call(m.src.LoadOlder)
+}
+
+// View returns the last composed frame.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.frame)
+	v.AltScreen = true
+	v.ReportFocus = true
+	if m.mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	v.WindowTitle = "lookout"
+	if m.view != nil && m.view.Title() != "" {
+		v.WindowTitle = "lookout · " + m.view.Title()
+	}
+	return v
+}

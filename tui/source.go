@@ -1,0 +1,28 @@
+package tui
+
+import (
+	"github.com/lookout-sh/lookout/sync"
+)
+
+// Source is everything the terminal UI needs from a session connection.
+// *sync.Client satisfies it; tests drive the UI with a fake whose Views come
+// from a real model.State.
+//
+// Contract: Updates delivers a (coalesced) signal whenever Current may have
+// changed and is closed when the source stops. Current is cheap and safe to
+// call from any goroutine. The command methods (Submit, Unqueue, Interrupt,
+// Respond, LoadOlder, Retry, Focus) may block briefly; the UI only calls
+// them from tea.Cmds, never from Update.
+type Source interface {
+	Updates() <-chan struct{}
+	Current() sync.Snapshot
+	Submit(text string) (commandID string)
+	Unqueue(commandID string)
+	Interrupt()
+	Respond(approvalID, decision string)
+	LoadOlder()
+	Retry()
+	Focus()
+}
+
+var _ Source = (*sync.Client)(nil)
