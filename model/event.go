@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 )
 
 // Notification methods of protocol version 1.
@@ -115,15 +116,63 @@ type RPCError struct {
 func (e *RPCError) Error() string { return e.Message }
 
 // IsResponse reports whether the frame answers a request.
-func (f *Frame) IsResponse() bool { return f.Method == "" && (len(f.ID) > 0 || f.Error != nil || f.Result != nil) }
+func (f *Frame) IsResponse() bool {
+	return f.Method == "" && (len(f.ID) > 0 || f.Error != nil || f.Result != nil)
+}
 
 // ParseFrame parses one wire frame as a JSON-RPC message. A frame that is
 // not a JSON object, or has neither a method nor an id, is an
-// upstream_frame_error.
+// upstream_frame_error. The Frame's raw members alias raw: do not reuse the
+// buffer while the Frame (or an Event decoded from it) is in use.
 func ParseFrame(raw []byte) (*Frame, error) {
+	if !json.Valid(raw) {
+		return nil, frameErr("", "malformed frame: not valid JSON")
+	}
+	return parseValidFrame(raw)
+}
+
+func parseValidFrame(raw []byte) (*Frame, error) {
 	var f Frame
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return nil, frameErr("", "malformed frame: %v", err)
+	var ferr error
+	err := eachMember(raw, func(k, v []byte) error {
+		switch {
+		case keyIs(k, "jsonrpc"):
+			f.JSONRPC, _ = unquote(v)
+		case keyIs(k, "id"):
+			f.ID = v
+		case keyIs(k, "method"):
+			m, ok := unquote(v)
+			if !ok {
+				ferr = frameErr("", "method is not a string")
+			}
+			f.Method = m
+		case keyIs(k, "params"):
+			f.Params = v
+		case keyIs(k, "result"):
+			f.Result = v
+		case keyIs(k, "error"):
+			if string(v) == "null" {
+				return nil
+			}
+			var e RPCError
+			if json.Unmarshal(v, &e) != nil {
+				ferr = frameErr("", "error is not a JSON-RPC error object")
+			}
+			f.Error = &e
+		case keyIs(k, "emittedAtMs"):
+			if n, ok := parseInt(v); ok {
+				f.EmittedAtMs = n
+			} else if x, err := strconv.ParseFloat(string(v), 64); err == nil {
+				f.EmittedAtMs = int64(x)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, frameErr("", "malformed frame: not a JSON object")
+	}
+	if ferr != nil {
+		return nil, ferr
 	}
 	if f.Method == "" && len(f.ID) == 0 && f.Error == nil {
 		return nil, frameErr("", "frame is neither a notification nor a response")
@@ -142,7 +191,7 @@ func DecodeFrame(raw []byte) (*Event, error) {
 	if f.Method == "" {
 		return nil, frameErr("", "frame is a response, not a notification")
 	}
-	ev, err := DecodeNotification(f.Method, f.Params)
+	ev, err := decodeNotification(f.Method, f.Params, true)
 	if ev != nil {
 		ev.EmittedAtMs = f.EmittedAtMs
 	}
@@ -170,13 +219,73 @@ type wireParams struct {
 	Decision   json.RawMessage `json:"decision"`
 }
 
-// deltaParams is the shape of item/delta params, decoded on a fast path.
-type deltaParams struct {
-	SessionID  *string `json:"sessionId"`
-	ViewCursor *string `json:"viewCursor"`
-	ItemID     *string `json:"itemId"`
-	Field      *string `json:"field"`
-	Delta      *string `json:"delta"`
+// decodeDelta decodes item/delta params (valid JSON) on a fast path.
+func decodeDelta(ev *Event, params []byte) (*Event, error) {
+	var sidRaw, curRaw, itemRaw, fieldRaw, deltaRaw []byte
+	if eachMember(params, func(k, v []byte) error {
+		switch {
+		case keyIs(k, "sessionId"):
+			sidRaw = v
+		case keyIs(k, "viewCursor"):
+			curRaw = v
+		case keyIs(k, "itemId"):
+			itemRaw = v
+		case keyIs(k, "field"):
+			fieldRaw = v
+		case keyIs(k, "delta"):
+			deltaRaw = v
+		}
+		return nil
+	}) != nil {
+		return nil, frameErr(ev.Method, "params is not an object")
+	}
+	str := func(raw []byte, name string) (*string, error) {
+		if raw == nil {
+			return nil, nil
+		}
+		s, ok := unquote(raw)
+		if !ok {
+			return nil, frameErr(ev.Method, "unknown delta shape: %q is not a string", name)
+		}
+		return &s, nil
+	}
+	sessionID, err := str(sidRaw, "sessionId")
+	if err != nil {
+		return nil, err
+	}
+	cursor, err := str(curRaw, "viewCursor")
+	if err != nil {
+		return nil, err
+	}
+	if err := ev.setCursor(sessionID, cursor); err != nil {
+		return nil, err
+	}
+	itemID, err := str(itemRaw, "itemId")
+	if err != nil {
+		return nil, err
+	}
+	if itemID == nil || *itemID == "" {
+		return nil, frameErr(ev.Method, "unknown delta shape: no itemId")
+	}
+	d, err := str(deltaRaw, "delta")
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
+		return nil, frameErr(ev.Method, "unknown delta shape: no string delta")
+	}
+	field, err := str(fieldRaw, "field")
+	if err != nil {
+		return nil, err
+	}
+	ev.ItemID, ev.Delta, ev.Field = *itemID, *d, "text"
+	if field != nil {
+		ev.Field = *field
+	}
+	if ev.Field == "" {
+		return nil, frameErr(ev.Method, "unknown delta shape: empty field")
+	}
+	return ev, nil
 }
 
 // envelopeKeys are the params members that are routing, not session state.
@@ -187,8 +296,15 @@ var envelopeKeys = map[string]bool{"sessionId": true, "viewCursor": true, "prevC
 // shapes are upstream_frame_errors; on error the Event is nil except for an
 // unknown method with a valid cursor (see State.Pass).
 func DecodeNotification(method string, params json.RawMessage) (*Event, error) {
+	return decodeNotification(method, params, false)
+}
+
+func decodeNotification(method string, params json.RawMessage, valid bool) (*Event, error) {
 	durable, known := IsDurable(method)
 	params = bytes.TrimSpace(params)
+	if !valid && len(params) > 0 && !json.Valid(params) {
+		return nil, frameErr(method, "params are not valid JSON")
+	}
 	if method == MethodHeartbeat {
 		return &Event{Method: method, Params: params}, nil
 	}
@@ -200,27 +316,7 @@ func DecodeNotification(method string, params json.RawMessage) (*Event, error) {
 	}
 	ev := &Event{Method: method, Durable: durable, Params: params, QueuePos: -1}
 	if method == MethodItemDelta {
-		var p deltaParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, frameErr(method, "unknown delta shape: %v", err)
-		}
-		if err := ev.setCursor(p.SessionID, p.ViewCursor); err != nil {
-			return nil, err
-		}
-		if p.ItemID == nil || *p.ItemID == "" {
-			return nil, frameErr(method, "unknown delta shape: no itemId")
-		}
-		if p.Delta == nil {
-			return nil, frameErr(method, "unknown delta shape: no string delta")
-		}
-		ev.ItemID, ev.Delta, ev.Field = *p.ItemID, *p.Delta, "text"
-		if p.Field != nil {
-			ev.Field = *p.Field
-		}
-		if ev.Field == "" {
-			return nil, frameErr(method, "unknown delta shape: empty field")
-		}
-		return ev, nil
+		return decodeDelta(ev, params)
 	}
 	var p wireParams
 	if err := json.Unmarshal(params, &p); err != nil {
@@ -267,7 +363,7 @@ func DecodeNotification(method string, params json.RawMessage) (*Event, error) {
 		if len(p.Item) == 0 || string(p.Item) == "null" {
 			return nil, frameErr(method, "params lack \"item\"")
 		}
-		it, ierr := DecodeItem(p.Item)
+		it, ierr := decodeValidItem(p.Item)
 		if ierr != nil {
 			fe := ierr.(*FoldError)
 			fe.Method = method

@@ -76,78 +76,83 @@ type Item struct {
 }
 
 // DecodeItem decodes an item object. itemId, kind and revision are required;
-// a member of the wrong type is an upstream_frame_error.
+// a member of the wrong type is an upstream_frame_error. The item's raw
+// members alias raw, which must not be modified afterwards.
 func DecodeItem(raw []byte) (*Item, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, frameErr("", "item is not a JSON object: %v", err)
+	if !json.Valid(raw) {
+		return nil, frameErr("", "item is not valid JSON")
 	}
-	if m == nil {
-		return nil, frameErr("", "item is null")
+	return decodeValidItem(raw)
+}
+
+func decodeValidItem(raw []byte) (*Item, error) {
+	it := &Item{fields: make(map[string]any, 12)}
+	var ferr *FoldError
+	var seen [4]bool // itemId, kind, revision, status
+	str := func(k string, v []byte, dst *string) {
+		if string(v) == "null" {
+			return
+		}
+		s, ok := unquote(v)
+		if !ok && ferr == nil {
+			ferr = frameErr("", "item member %q is not a string", k)
+		}
+		*dst = s
 	}
-	it := &Item{fields: make(map[string]any, len(m))}
-	for k, v := range m {
-		it.fields[k] = v
+	num := func(k string, v []byte, dst *int64) bool {
+		if string(v) == "null" {
+			return false
+		}
+		n, ok := parseInt(v)
+		if !ok && ferr == nil {
+			ferr = frameErr("", "item member %q is not an integer", k)
+		}
+		*dst = n
+		return ok
 	}
-	var err error
-	if it.ID, err = rawString(m, "itemId", true); err != nil {
-		return nil, err
+	err := eachMember(raw, func(kr, v []byte) error {
+		k, ok := unquote(kr)
+		if !ok {
+			return errScan
+		}
+		it.fields[k] = json.RawMessage(v)
+		switch k {
+		case "itemId":
+			str(k, v, &it.ID)
+			seen[0] = true
+		case "kind":
+			str(k, v, &it.Kind)
+			seen[1] = true
+		case "turnId":
+			str(k, v, &it.TurnID)
+		case "status":
+			str(k, v, &it.Status)
+		case "recordedAt":
+			str(k, v, &it.RecordedAt)
+		case "revision":
+			seen[2] = num(k, v, &it.Revision)
+		case "position":
+			num(k, v, &it.Position)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, frameErr("", "item is not a JSON object")
 	}
-	if it.ID == "" {
-		return nil, frameErr("", "item has an empty itemId")
+	if ferr != nil {
+		return nil, ferr
 	}
-	if it.Kind, err = rawString(m, "kind", true); err != nil {
-		return nil, err
-	}
-	if it.TurnID, err = rawString(m, "turnId", false); err != nil {
-		return nil, err
-	}
-	if it.Status, err = rawString(m, "status", false); err != nil {
-		return nil, err
-	}
-	if it.RecordedAt, err = rawString(m, "recordedAt", false); err != nil {
-		return nil, err
-	}
-	if it.Revision, err = rawInt(m, "revision", true); err != nil {
-		return nil, err
-	}
-	if it.Revision < 1 {
+	switch {
+	case !seen[0] || it.ID == "":
+		return nil, frameErr("", "item lacks \"itemId\"")
+	case !seen[1]:
+		return nil, frameErr("", "item lacks \"kind\"")
+	case !seen[2]:
+		return nil, frameErr("", "item lacks \"revision\"")
+	case it.Revision < 1:
 		return nil, frameErr("", "item %s has revision %d, want >= 1", it.ID, it.Revision)
 	}
-	if it.Position, err = rawInt(m, "position", false); err != nil {
-		return nil, err
-	}
 	return it, nil
-}
-
-func rawString(m map[string]json.RawMessage, key string, required bool) (string, error) {
-	v, ok := m[key]
-	if !ok || string(v) == "null" {
-		if required {
-			return "", frameErr("", "item lacks %q", key)
-		}
-		return "", nil
-	}
-	var s string
-	if err := json.Unmarshal(v, &s); err != nil {
-		return "", frameErr("", "item member %q is not a string", key)
-	}
-	return s, nil
-}
-
-func rawInt(m map[string]json.RawMessage, key string, required bool) (int64, error) {
-	v, ok := m[key]
-	if !ok || string(v) == "null" {
-		if required {
-			return 0, frameErr("", "item lacks %q", key)
-		}
-		return 0, nil
-	}
-	n, err := strconv.ParseInt(string(v), 10, 64)
-	if err != nil {
-		return 0, frameErr("", "item member %q is not an integer", key)
-	}
-	return n, nil
 }
 
 // setPosition records the position in the field tree as well, so that the
