@@ -1,7 +1,506 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	gosync "sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/sync"
+)
+
+// Exit codes of the non-interactive commands (documented in docs/sync.md).
+const (
+	exitOK          = 0
+	exitFailure     = 1 // anything not listed below
+	exitUsage       = 2 // bad arguments or flags
+	exitAuth        = 3 // the host refused the token (401) or the origin (403)
+	exitNoSession   = 4 // the host does not know the session (or has none)
+	exitUnreachable = 5 // cannot connect, connection lost for good, or gave up sending
+	exitTurnFailed  = 6 // the prompt was rejected, unqueued, or its turn failed or was stopped
+)
+
+// defaultHost is the address `lookout serve` listens on by default.
+const defaultHost = "127.0.0.1:7777"
+
+// clientFlags are the connection flags every client command shares.
+type clientFlags struct {
+	session   string
+	token     string
+	tokenFile string
+}
+
+func (f *clientFlags) add(cmd *cobra.Command, session bool) {
+	if session {
+		cmd.Flags().StringVar(&f.session, "session", "", "session id (default: the host's most recently updated session)")
+	}
+	cmd.Flags().StringVar(&f.token, "token", "", "bearer token (default: $LOOKOUT_TOKEN, then the local host's token file)")
+	cmd.Flags().StringVar(&f.tokenFile, "token-file", "", "read the token from this file (default: "+sync.DefaultTokenFile()+")")
+}
+
+func (f *clientFlags) options(args []string) sync.Options {
+	u := defaultHost
+	if len(args) > 0 {
+		u = args[0]
+	}
+	return sync.Options{URL: u, SessionID: f.session, Token: f.token, TokenFile: f.tokenFile,
+		CacheDir: "-", ClientName: "lookout-cli"}
+}
+
+func usageErr(err error) error { return &exitError{code: exitUsage, err: err} }
+
+// hostArg accepts zero or one URL argument.
+func hostArg(cmd *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return usageErr(fmt.Errorf("%s takes at most one URL argument, got %d", cmd.Name(), len(args)))
+	}
+	return nil
+}
+
+const urlHelp = `URL names the host: ws://host:port/v1/ws, wss://..., http(s)://host:port,
+or host:port (default ` + defaultHost + `). The token comes from --token, then
+$LOOKOUT_TOKEN, then the token file a host on this machine writes.
+
+Exit codes: 0 success, 1 other failure, 2 usage, 3 token refused,
+4 unknown session, 5 host unreachable, 6 prompt rejected or turn failed.`
 
 // newClientCmds returns the non-interactive commands: watch, export, send,
 // sessions.
-func newClientCmds() []*cobra.Command { return nil }
+func newClientCmds() []*cobra.Command {
+	cmds := []*cobra.Command{newWatchCmd(), newExportCmd(), newSendCmd(), newSessionsCmd()}
+	for _, c := range cmds {
+		c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	}
+	return cmds
+}
+
+func newWatchCmd() *cobra.Command {
+	var f clientFlags
+	var asJSON, untilIdle, deltas bool
+	cmd := &cobra.Command{
+		Use:   "watch [URL]",
+		Short: "Print a session's events as they are folded",
+		Long: `Follow a session and print every event the client folds, in fold order:
+its whole durable history first (read page by page), then live events.
+
+With --json each event is one line {"method":...,"params":...} (the paged-read
+element shape, params verbatim); without it, one readable line per event.
+With --until-idle the command exits 0 once it has caught up and the session
+has no active or queued turn; otherwise it follows until interrupted,
+reconnecting as needed.
+
+` + urlHelp,
+		Args: hostArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o := f.options(args)
+			o.Replay, o.Deltas = true, deltas
+			out := &lockedWriter{w: bufio.NewWriter(cmd.OutOrStdout())}
+			o.OnEvent = func(ev *model.Event) {
+				if asJSON {
+					b, _ := json.Marshal(ev.Element())
+					out.line(b)
+					return
+				}
+				out.line([]byte(describeEvent(ev)))
+			}
+			defer out.flush()
+			return follow(cmd.Context(), o, out.flush, func(s sync.Snapshot, _ *sync.Client) (bool, error) {
+				return untilIdle && isIdle(s), nil
+			})
+		},
+	}
+	f.add(cmd, true)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print each event as one JSON line {method, params}")
+	cmd.Flags().BoolVar(&untilIdle, "until-idle", false, "exit once caught up and the session is idle")
+	cmd.Flags().BoolVar(&deltas, "deltas", true, "include streamed item/delta events")
+	return cmd
+}
+
+func newExportCmd() *cobra.Command {
+	var f clientFlags
+	var format string
+	var untilIdle bool
+	cmd := &cobra.Command{
+		Use:   "export [URL]",
+		Short: "Print a session's folded transcript",
+		Long: `Fold a session's whole durable history and print the result once caught up.
+
+--format json prints the canonical state encoding: one object whose "items"
+array holds the item objects in transcript order, with the active turn,
+queued turns, pending approvals, session state values and cursors.
+--format markdown prints a readable transcript.
+With --until-idle it waits until the session also has no active or queued
+turn before printing.
+
+` + urlHelp,
+		Args: hostArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "json" && format != "markdown" && format != "md" {
+				return usageErr(fmt.Errorf("--format must be json or markdown, not %q", format))
+			}
+			o := f.options(args)
+			o.Replay = true
+			var out []byte
+			err := follow(cmd.Context(), o, nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
+				if s.Freshness.State != sync.Live || (untilIdle && !isIdle(s)) {
+					return false, nil
+				}
+				ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
+				defer cancel()
+				return true, c.Inspect(ctx, func(st *model.State) {
+					if format == "json" {
+						out = append(st.Encode(), '\n')
+					} else {
+						out = []byte(markdownTranscript(st))
+					}
+				})
+			})
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write(out)
+			return err
+		},
+	}
+	f.add(cmd, true)
+	cmd.Flags().StringVar(&format, "format", "json", "json or markdown")
+	cmd.Flags().BoolVar(&untilIdle, "until-idle", false, "wait until the session has no active or queued turn")
+	return cmd
+}
+
+func newSendCmd() *cobra.Command {
+	var f clientFlags
+	cmd := &cobra.Command{
+		Use:   "send [URL] TEXT",
+		Short: "Submit a prompt and wait for its turn to settle",
+		Long: `Submit TEXT as a prompt to a session (with a fresh commandId, retried with the
+same commandId through backpressure and reconnects, so it never runs twice),
+wait until its turn settles, and print the agent's messages of that turn.
+
+Exits 0 when the turn completes; 6 when the prompt is rejected, unqueued, or
+its turn fails or is stopped; 5 when the host stays unreachable or the client
+gives up sending.
+
+` + urlHelp,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usageErr(errors.New("send takes [URL] TEXT"))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text := args[len(args)-1]
+			if strings.TrimSpace(text) == "" {
+				return usageErr(errors.New("send: TEXT is empty"))
+			}
+			o := f.options(args[:len(args)-1])
+			var cid string
+			var result string
+			err := follow(cmd.Context(), o, nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
+				if cid == "" {
+					cid = c.Submit(text)
+					return false, nil
+				}
+				r, settled := c.Settlement(cid)
+				if !settled {
+					return false, nil
+				}
+				switch r.Reason {
+				case model.RetiredJoined:
+				case model.RetiredGaveUp:
+					return true, &exitError{code: exitUnreachable, err: fmt.Errorf("gave up sending the prompt: %s", r.Detail)}
+				case model.RetiredRejected:
+					return true, &exitError{code: exitTurnFailed, err: fmt.Errorf("the host rejected the prompt: %s", r.Detail)}
+				case model.RetiredUnqueued:
+					return true, &exitError{code: exitTurnFailed, err: errors.New("the prompt was unqueued before it ran")}
+				default:
+					return true, &exitError{code: exitTurnFailed, err: fmt.Errorf("the turn failed to launch (%s)", r.Reason)}
+				}
+				var done bool
+				var terr error
+				ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
+				defer cancel()
+				err := c.Inspect(ctx, func(st *model.State) {
+					it := st.Item(r.ItemID)
+					if it == nil {
+						return
+					}
+					t := st.Turn(it.TurnID)
+					if t == nil || t.Status == "" {
+						return
+					}
+					done = true
+					result = turnMessages(st, it.TurnID)
+					if t.Status != model.StatusCompleted {
+						msg := "the turn ended " + t.Status
+						if t.Error != nil && t.Error.Message != "" {
+							msg += ": " + t.Error.Message
+						}
+						terr = &exitError{code: exitTurnFailed, err: errors.New(msg)}
+					}
+				})
+				if err != nil {
+					return true, err
+				}
+				return done, terr
+			})
+			if result != "" {
+				fmt.Fprintln(cmd.OutOrStdout(), result)
+			}
+			return err
+		},
+	}
+	f.add(cmd, true)
+	return cmd
+}
+
+func newSessionsCmd() *cobra.Command {
+	var f clientFlags
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "sessions [URL]",
+		Short: "List the host's sessions",
+		Long:  "List the sessions a host holds: id, status, last update and title.\n\n" + urlHelp,
+		Args:  hostArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
+			defer cancel()
+			ss, err := sync.ListSessions(ctx, f.options(args))
+			if err != nil {
+				return classifyListErr(err)
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				b, _ := json.Marshal(ss)
+				_, err := fmt.Fprintf(w, "%s\n", b)
+				return err
+			}
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "SESSION\tSTATUS\tUPDATED\tTITLE")
+			for _, s := range ss {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.SessionID, s.Status, s.UpdatedAt, s.Title)
+			}
+			return tw.Flush()
+		},
+	}
+	f.add(cmd, false)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	return cmd
+}
+
+func classifyListErr(err error) error {
+	var ce *sync.ConnectError
+	if errors.As(err, &ce) {
+		if ce.Refused && (ce.Status == 401 || ce.Status == 403) {
+			return &exitError{code: exitAuth, err: err}
+		}
+		return &exitError{code: exitUnreachable, err: err}
+	}
+	return err
+}
+
+// follow runs a client until done says so (it is asked after every
+// published change, whatever the freshness) or an unrecoverable condition: a persistent refusal, or a host
+// that cannot be reached before the first connection. flush (optional) is
+// called after every change. Interrupt (SIGINT) ends it quietly.
+func follow(parent context.Context, o sync.Options, flush func(), done func(sync.Snapshot, *sync.Client) (bool, error)) error {
+	c, err := sync.New(o)
+	if err != nil {
+		return usageErr(err)
+	}
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt)
+	defer stop()
+	runCtx, cancel := context.WithCancel(ctx)
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		_ = c.Run(runCtx)
+	}()
+	defer func() {
+		cancel()
+		<-ran
+		if flush != nil {
+			flush()
+		}
+	}()
+	for {
+		s := c.Current()
+		if flush != nil {
+			flush()
+		}
+		switch f := s.Freshness; {
+		case f.State == sync.Error:
+			return freshnessErr(f)
+		case f.State == sync.Reconnecting && s.Durability == "":
+			// Never connected: for a script, unreachable is final.
+			return &exitError{code: exitUnreachable, err: errors.New(f.Err)}
+		}
+		if fin, err := done(s, c); fin || err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-c.Updates():
+		}
+	}
+}
+
+func freshnessErr(f sync.Freshness) error {
+	code := exitFailure
+	switch f.Reason {
+	case sync.ReasonAuth:
+		code = exitAuth
+	case sync.ReasonNoSession:
+		code = exitNoSession
+	case sync.ReasonUnreachable, sync.ReasonEndpoint:
+		code = exitUnreachable
+	}
+	return &exitError{code: code, err: errors.New(f.Err)}
+}
+
+// isIdle: caught up (live) with no active and no queued turn.
+func isIdle(s sync.Snapshot) bool {
+	return s.Freshness.State == sync.Live && s.View.ActiveTurn == nil && len(s.View.QueuedTurns) == 0
+}
+
+// lockedWriter serialises the client goroutine's writes with flushes.
+type lockedWriter struct {
+	mu gosync.Mutex
+	w  *bufio.Writer
+}
+
+func (l *lockedWriter) line(b []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w.Write(b)
+	l.w.WriteByte('\n')
+}
+
+func (l *lockedWriter) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w.Flush()
+}
+
+// describeEvent is watch's readable line for one event.
+func describeEvent(ev *model.Event) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%6d %-18s", ev.Seq, ev.Method)
+	switch {
+	case ev.Item != nil:
+		fmt.Fprintf(&b, " %s %s r%d %s", ev.Item.Kind, ev.Item.ID, ev.Item.Revision, ev.Item.Status)
+		if t := firstLine(ev.Item.Text()); t != "" {
+			fmt.Fprintf(&b, " %q", t)
+		}
+	case ev.Method == model.MethodItemDelta:
+		fmt.Fprintf(&b, " %s %s %q", ev.ItemID, ev.Field, ev.Delta)
+	case ev.TurnID != "":
+		fmt.Fprintf(&b, " turn %s", ev.TurnID)
+		if ev.Status != "" {
+			fmt.Fprintf(&b, " %s", ev.Status)
+		}
+		if ev.Text != "" {
+			fmt.Fprintf(&b, " %q", firstLine(ev.Text))
+		}
+	default:
+		fmt.Fprintf(&b, " %s", ev.Params)
+	}
+	return b.String()
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}
+
+// markdownTranscript renders the folded items as a readable transcript.
+func markdownTranscript(st *model.State) string {
+	var b strings.Builder
+	title := ""
+	if v := st.Value("title"); v != nil {
+		_ = json.Unmarshal(v, &title)
+	}
+	if title == "" {
+		title = "Session " + st.SessionID
+	}
+	fmt.Fprintf(&b, "# %s\n", title)
+	for _, it := range st.Items() {
+		b.WriteString("\n")
+		writeItemMarkdown(&b, it)
+	}
+	if a := st.ActiveTurn(); a != nil {
+		fmt.Fprintf(&b, "\n_Turn %s is still running._\n", a.TurnID)
+	}
+	for _, q := range st.QueuedTurns() {
+		fmt.Fprintf(&b, "\n_Queued:_ %s\n", q.Text)
+	}
+	return b.String()
+}
+
+func writeItemMarkdown(w io.Writer, it *model.Item) {
+	status := ""
+	if it.Status != "" && it.Status != model.StatusCompleted {
+		status = " (" + it.Status + ")"
+	}
+	switch it.Kind {
+	case model.KindUserMessage:
+		fmt.Fprintf(w, "## User%s\n\n%s\n", status, it.Text())
+	case model.KindAgentMessage:
+		fmt.Fprintf(w, "## Agent%s\n\n%s\n", status, it.Text())
+	case model.KindReasoning:
+		fmt.Fprintf(w, "## Reasoning%s\n\n", status)
+		for _, s := range it.Summary() {
+			fmt.Fprintf(w, "> %s\n", strings.ReplaceAll(s, "\n", "\n> "))
+		}
+	case model.KindToolCall:
+		fmt.Fprintf(w, "## Tool: %s%s\n\n", it.ToolName(), status)
+		if in := it.InputText(); in != "" {
+			fmt.Fprintf(w, "Input:\n\n```\n%s\n```\n\n", in)
+		}
+		if out := it.Output(); out != "" {
+			fmt.Fprintf(w, "Output:\n\n```\n%s\n```\n", out)
+		}
+		if code, ok := it.ExitCode(); ok {
+			fmt.Fprintf(w, "\nExit code: %d\n", code)
+		}
+		if msg := it.ErrorMessage(); msg != "" {
+			fmt.Fprintf(w, "\nError: %s\n", msg)
+		}
+	case model.KindError:
+		fmt.Fprintf(w, "## Error\n\n%s\n", it.ErrorMessage())
+	case model.KindContextCompaction:
+		fmt.Fprintf(w, "## Context compacted%s\n", status)
+	default:
+		raw, _ := it.MarshalJSON()
+		fmt.Fprintf(w, "## %s%s\n\n```json\n%s\n```\n", it.Kind, status, raw)
+	}
+}
+
+// turnMessages joins the agent messages of one turn.
+func turnMessages(st *model.State, turnID string) string {
+	var parts []string
+	for _, it := range st.Items() {
+		if it.TurnID == turnID && it.Kind == model.KindAgentMessage && it.Text() != "" {
+			parts = append(parts, it.Text())
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}

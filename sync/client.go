@@ -60,7 +60,19 @@ type Freshness struct {
 	// Err is the last error, human readable (Error, Reconnecting,
 	// Retrying).
 	Err string
+	// Reason classifies Err for programs: one of the Reason* constants,
+	// or "" when there is no error.
+	Reason string
 }
+
+// Reasons for Freshness.Reason.
+const (
+	ReasonAuth        = "auth"        // the host refused the token (401) or the origin (403)
+	ReasonEndpoint    = "endpoint"    // no session host at that URL (404)
+	ReasonNoSession   = "no-session"  // the host does not know the session, or has none
+	ReasonProtocol    = "protocol"    // the host broke the protocol or refused initialize
+	ReasonUnreachable = "unreachable" // connection refused, lost, timed out
+)
 
 // Snapshot is what the client publishes: immutable, cheap to copy, safe
 // to read from any goroutine.

@@ -87,9 +87,12 @@ type loopState struct {
 	attemptC  <-chan time.Time
 	refusal   string
 	userRetry bool
-	everConn  bool
-	lastErr   string
-	nextAt    time.Time
+	// refusalReason and lastReason classify refusal and lastErr.
+	refusalReason string
+	lastReason    string
+	everConn      bool
+	lastErr       string
+	nextAt        time.Time
 
 	errors       []string
 	returned     []model.Retirement
@@ -308,7 +311,7 @@ func (l *loopState) onSessionList(res json.RawMessage, rerr *model.RPCError) {
 	}
 	id := pickSession(r.Sessions)
 	if id == "" {
-		l.dropLink(&connError{Persistent: true, Msg: "the host has no sessions"}, false)
+		l.dropLink(&connError{Persistent: true, Reason: ReasonNoSession, Msg: "the host has no sessions"}, false)
 		return
 	}
 	l.sessionID = id
@@ -353,14 +356,17 @@ func (l *loopState) stopLinkTimers(lk *link) {
 func (l *loopState) connFailed(err error, immediate bool) {
 	msg := err.Error()
 	ce, _ := err.(*connError)
-	l.lastErr = msg
-	if ce != nil && ce.Persistent {
-		l.refusal = msg
+	if ce == nil {
+		ce = &connError{Msg: msg}
+	}
+	l.lastErr, l.lastReason = msg, ce.reason()
+	if ce.Persistent {
+		l.refusal, l.refusalReason = msg, ce.reason()
 	}
 	if l.userRetry {
 		// The user's retry failed: back to error, with its message.
 		l.userRetry = false
-		l.refusal = msg
+		l.refusal, l.refusalReason = msg, ce.reason()
 	}
 	var d time.Duration
 	if immediate {
@@ -406,7 +412,11 @@ func (l *loopState) onFrame(raw []byte) {
 	ev, err := model.DecodeNotification(f.Method, f.Params)
 	if err != nil {
 		l.addError(err.Error())
-		return
+		if ev == nil {
+			return
+		}
+		// An unknown method with a valid cursor: reported, and stepped
+		// over in order (apply passes it) so continuity holds.
 	}
 	ev.EmittedAtMs = f.EmittedAtMs
 	l.onNotification(ev)
@@ -462,13 +472,15 @@ func (l *loopState) gateLive(ev *model.Event) {
 // refuses is recorded as an error and stepped over (its seq still becomes
 // the durable cursor), so that one bad event cannot wedge continuity.
 func (l *loopState) apply(ev *model.Event) {
+	if _, known := model.IsDurable(ev.Method); !known {
+		// Already reported when decoded: step over it.
+		l.st.Pass(ev)
+		return
+	}
 	if err := l.st.Apply(ev); err != nil {
 		l.addError(err.Error())
 		if ev.Durable {
-			l.st.DurableCursor = ev.Seq
-			if ev.Seq > l.st.Cursor {
-				l.st.Cursor = ev.Seq
-			}
+			l.st.Pass(ev)
 		}
 		return
 	}
@@ -514,7 +526,7 @@ func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 					l.dirty = true
 				}
 			}
-			l.dropLink(&connError{Persistent: true, NoSession: true, Msg: "the host does not know session " + l.sessionID}, false)
+			l.dropLink(&connError{Persistent: true, Reason: ReasonNoSession, Msg: "the host does not know session " + l.sessionID}, false)
 			return
 		}
 		l.dropLink(&connError{Msg: "session/subscribe failed: " + rerr.Message}, false)
@@ -659,7 +671,9 @@ func (l *loopState) onAfterPage(req pageRequest, res json.RawMessage, rerr *mode
 		ev, err := model.DecodeNotification(el.Method, el.Params)
 		if err != nil {
 			l.addError("page element: " + err.Error())
-			continue
+			if ev == nil {
+				continue
+			}
 		}
 		switch gateEvent(ev, l.st.Cursor, l.st.DurableCursor) {
 		case drop:
@@ -721,6 +735,7 @@ func (l *loopState) caughtUp() {
 	lk.catchingUp = false
 	l.bo.Reset()
 	l.refusal, l.lastErr, l.userRetry = "", "", false
+	l.refusalReason, l.lastReason = "", ""
 	l.painted = false
 	l.dirty = true
 	l.cacheDirty()
@@ -884,7 +899,16 @@ func (l *loopState) freshness() Freshness {
 	if l.attemptC != nil {
 		in.NextAttempt = l.nextAt
 	}
-	return decideFreshness(in)
+	f := decideFreshness(in)
+	switch f.State {
+	case Error, Retrying:
+		if f.Err != "" {
+			f.Reason = l.refusalReason
+		}
+	case Reconnecting:
+		f.Reason = l.lastReason
+	}
+	return f
 }
 
 func (l *loopState) publish() {

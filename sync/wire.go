@@ -34,8 +34,18 @@ type connError struct {
 	Msg        string
 	// Status is the HTTP status of a refused handshake (0 otherwise).
 	Status int
-	// NoSession: the host does not know the session (-32004).
-	NoSession bool
+	// Reason is the Freshness.Reason it maps to.
+	Reason string
+}
+
+func (e *connError) reason() string {
+	if e.Reason != "" {
+		return e.Reason
+	}
+	if e.Persistent {
+		return ReasonProtocol
+	}
+	return ReasonUnreachable
 }
 
 func (e *connError) Error() string { return e.Msg }
@@ -94,11 +104,11 @@ func classifyDialError(url string, resp *http.Response, err error) error {
 	if resp != nil {
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
-			return &connError{Persistent: true, Status: 401, Msg: "the host refused the token (401 Unauthorized): pass --token, set LOOKOUT_TOKEN, or check the host's token file"}
+			return &connError{Persistent: true, Status: 401, Reason: ReasonAuth, Msg: "the host refused the token (401 Unauthorized): pass --token, set LOOKOUT_TOKEN, or check the host's token file"}
 		case http.StatusForbidden:
-			return &connError{Persistent: true, Status: 403, Msg: "the host refused the connection (403 Forbidden)"}
+			return &connError{Persistent: true, Status: 403, Reason: ReasonAuth, Msg: "the host refused the connection (403 Forbidden)"}
 		case http.StatusNotFound:
-			return &connError{Persistent: true, Status: 404, Msg: fmt.Sprintf("no session host endpoint at %s (404 Not Found)", url)}
+			return &connError{Persistent: true, Status: 404, Reason: ReasonEndpoint, Msg: fmt.Sprintf("no session host endpoint at %s (404 Not Found)", url)}
 		}
 		return &connError{Status: resp.StatusCode, Msg: fmt.Sprintf("handshake with %s failed: HTTP %d", url, resp.StatusCode)}
 	}
