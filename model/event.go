@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -198,25 +200,66 @@ func DecodeFrame(raw []byte) (*Event, error) {
 	return ev, err
 }
 
-// wireParams is the union of every notification's params.
+// wireParams is the union of every notification's params, as raw members.
 type wireParams struct {
-	SessionID  *string         `json:"sessionId"`
-	ViewCursor *string         `json:"viewCursor"`
-	PrevCursor json.RawMessage `json:"prevCursor"`
-	Item       json.RawMessage `json:"item"`
-	ItemID     json.RawMessage `json:"itemId"`
-	Field      json.RawMessage `json:"field"`
-	Delta      json.RawMessage `json:"delta"`
-	TurnID     json.RawMessage `json:"turnId"`
-	CommandID  json.RawMessage `json:"commandId"`
-	Text       json.RawMessage `json:"text"`
-	Position   json.RawMessage `json:"position"`
-	Reason     json.RawMessage `json:"reason"`
-	StartedAt  json.RawMessage `json:"startedAt"`
-	Status     json.RawMessage `json:"status"`
-	Error      json.RawMessage `json:"error"`
-	ApprovalID json.RawMessage `json:"approvalId"`
-	Decision   json.RawMessage `json:"decision"`
+	SessionID, ViewCursor                      *string
+	PrevCursor, Item, TurnID, CommandID, Text  json.RawMessage
+	Position, Reason, StartedAt, Status, Error json.RawMessage
+	ApprovalID, Decision, ItemID               json.RawMessage
+}
+
+// scan picks the members out of params (valid JSON).
+func (p *wireParams) scan(params []byte) error {
+	var bad error
+	err := eachMember(params, func(k, v []byte) error {
+		if len(k) < 3 {
+			return nil
+		}
+		switch string(k[1 : len(k)-1]) {
+		case "sessionId", "viewCursor":
+			s, ok := unquote(v)
+			if !ok {
+				bad = fmt.Errorf("%s is not a string", k)
+				return nil
+			}
+			if k[1] == 's' {
+				p.SessionID = &s
+			} else {
+				p.ViewCursor = &s
+			}
+		case "prevCursor":
+			p.PrevCursor = v
+		case "item":
+			p.Item = v
+		case "itemId":
+			p.ItemID = v
+		case "turnId":
+			p.TurnID = v
+		case "commandId":
+			p.CommandID = v
+		case "text":
+			p.Text = v
+		case "position":
+			p.Position = v
+		case "reason":
+			p.Reason = v
+		case "startedAt":
+			p.StartedAt = v
+		case "status":
+			p.Status = v
+		case "error":
+			p.Error = v
+		case "approvalId":
+			p.ApprovalID = v
+		case "decision":
+			p.Decision = v
+		}
+		return nil
+	})
+	if err != nil {
+		return errors.New("params is not an object")
+	}
+	return bad
 }
 
 // decodeDelta decodes item/delta params (valid JSON) on a fast path.
@@ -319,7 +362,7 @@ func decodeNotification(method string, params json.RawMessage, valid bool) (*Eve
 		return decodeDelta(ev, params)
 	}
 	var p wireParams
-	if err := json.Unmarshal(params, &p); err != nil {
+	if err := p.scan(params); err != nil {
 		return nil, frameErr(method, "malformed params: %v", err)
 	}
 	if err := ev.setCursor(p.SessionID, p.ViewCursor); err != nil {
@@ -352,8 +395,8 @@ func decodeNotification(method string, params json.RawMessage, valid bool) (*Eve
 			}
 			return ""
 		}
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		s, ok := unquote(raw)
+		if !ok {
 			err = frameErr(method, "params member %q is not a string", name)
 		}
 		return s
