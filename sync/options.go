@@ -110,10 +110,10 @@ func NormalizeURL(raw string) (string, error) {
 }
 
 // DefaultTokenFile is where a host on this machine keeps its token by
-// default: the XDG data directory + "/lookout/token". It mirrors the
+// default: the XDG state directory + "/lookout/token". It mirrors the
 // host's default data directory without importing the host.
 func DefaultTokenFile() string {
-	return filepath.Join(xdg.DataHome, "lookout", "token")
+	return filepath.Join(xdg.StateHome, "lookout", "token")
 }
 
 // DefaultCacheDir is the replica cache's default directory: the XDG cache
