@@ -127,8 +127,12 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 		title = "no session"
 	}
 	left = append(left, t.StatusKey.Render(title))
-	if in.host != "" {
-		left = append(left, t.Muted.Render(in.host))
+	if in.notice != "" {
+		st := t.Accent
+		if in.noticeWarn {
+			st = t.Warning
+		}
+		left = append(left, st.Render(in.notice))
 	}
 	left = append(left, turnState(t, in))
 	if in.snap.Durability == "ephemeral" {
@@ -145,12 +149,8 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 		}
 		left = append(left, t.Error.Render(itoa(n)+word))
 	}
-	if in.notice != "" {
-		st := t.Accent
-		if in.noticeWarn {
-			st = t.Warning
-		}
-		left = append(left, st.Render(in.notice))
+	if in.host != "" {
+		left = append(left, t.Muted.Render(in.host))
 	}
 	var right []string
 	if in.position != "" {
@@ -159,7 +159,10 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 	if in.mouseOff {
 		right = append(right, t.Warning.Render("mouse released"))
 	}
-	right = append(right, t.Muted.Render(in.focus), t.StatusKey.Render("?")+t.Muted.Render(" keys"))
+	if in.focus != "" {
+		right = append(right, t.Muted.Render(in.focus))
+	}
+	right = append(right, t.StatusKey.Render("?")+t.Muted.Render(" keys"))
 	l := strings.Join(left, sep)
 	r := strings.Join(right, sep)
 	lw, rw := ansi.StringWidth(l), ansi.StringWidth(r)

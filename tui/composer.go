@@ -149,7 +149,6 @@ func (c *composer) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-
 func (c *composer) focus() tea.Cmd { return c.ta.Focus() }
 func (c *composer) blur()          { c.ta.Blur() }
 func (c *composer) focused() bool  { return c.ta.Focused() }

@@ -45,9 +45,14 @@ func newDriver(t testing.TB, w, h int, opts Options) *driver {
 		return func() tea.Msg { return fn(fixedNow) }
 	}
 	d := &driver{t: t, f: f, m: m}
+	d.send(initMsg{m.initCmd})
+	m.initCmd = nil
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
 	return d
 }
+
+// initMsg makes send run the model's first-layout command, as Init would.
+type initMsg struct{ cmd tea.Cmd }
 
 // send delivers msg and everything it leads to.
 func (d *driver) send(msg tea.Msg) {
@@ -61,6 +66,10 @@ func (d *driver) send(msg tea.Msg) {
 		queue = queue[1:]
 		if _, ok := next.(updateMsg); ok {
 			next = frameMsg{}
+		}
+		if im, ok := next.(initMsg); ok {
+			queue = append(queue, d.run(im.cmd)...)
+			continue
 		}
 		_, cmd := d.m.Update(next)
 		queue = append(queue, d.run(cmd)...)

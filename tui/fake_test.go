@@ -138,11 +138,15 @@ func (f *fakeSource) Submit(text string) string {
 	return cid
 }
 
-func (f *fakeSource) Unqueue(cid string)                  { f.record("unqueue:" + cid) }
-func (f *fakeSource) Interrupt()                          { f.record("interrupt") }
-func (f *fakeSource) Respond(approvalID, decision string) { f.record("respond:" + approvalID + ":" + decision) }
-func (f *fakeSource) LoadOlder()                          { f.record("loadOlder") }
-func (f *fakeSource) Retry()                              { f.record("retry") }
-func (f *fakeSource) Focus()                              { f.record("focus") }
+func (f *fakeSource) Unqueue(cid string) { f.record("unqueue:" + cid) }
+func (f *fakeSource) Interrupt()         { f.record("interrupt") }
+func (f *fakeSource) Respond(approvalID, decision string) {
+	f.record("respond:" + approvalID + ":" + decision)
+}
+func (f *fakeSource) LoadOlder() { f.record("loadOlder") }
+func (f *fakeSource) Retry()     { f.record("retry") }
+func (f *fakeSource) Focus()     { f.record("focus") }
 
 var _ Source = (*fakeSource)(nil)
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -97,6 +97,8 @@ type Model struct {
 	noticeBad bool
 	noticeGen int
 
+	initCmd tea.Cmd // what the first layout asked for (older history)
+
 	frame string // the last composed screen
 	dirty bool
 
@@ -150,14 +152,15 @@ func New(opts Options) (*Model, error) {
 	m.comp = newComposer(m.km, th)
 	m.width, m.height = 80, 24
 	m.pull()
-	m.refresh()
+	m.initCmd = m.refresh()
 	return m, nil
 }
 
 // Init starts waiting for source updates and, for the auto theme, asks
 // the terminal for its background colour.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.waitUpdate(), m.startTicking()}
+	cmds := []tea.Cmd{m.waitUpdate(), m.startTicking(), m.initCmd}
+	m.initCmd = nil
 	if m.auto {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -394,7 +397,7 @@ func (m *Model) refresh() tea.Cmd {
 		body = m.tr.lines
 		cmd = m.maybeLoadOlder()
 	}
-	focusName := "composer"
+	focusName := ""
 	if m.focus == focusTranscript {
 		focusName = "transcript"
 	}

@@ -550,3 +550,8 @@ func (t *transcript) position() string {
 	at := max(t.topV, 1)
 	return "↑ " + itoa(at) + "/" + itoa(n)
 }
+
+// isSelectedID reports whether the item with id is selected.
+func (t *transcript) isSelectedID(id string) bool {
+	return t.hasSel && !t.sel.pending && t.sel.id == id
+}
