@@ -35,7 +35,7 @@ func (r *Renderer) annotationLines(it *model.Item, prefix string, width int) []s
 // spinner frame, or a static mark when there is none.
 func spin(o ItemOptions, static string) string {
 	if o.Spinner != "" {
-		return o.Spinner
+		return oneLine(o.Spinner)
 	}
 	return static
 }

@@ -7,13 +7,20 @@ import (
 	"github.com/lookout-sh/lookout/model"
 )
 
+// metaFields are the common item members, shown together on one faint
+// line after the kind's own fields, by a short name.
+var metaFields = map[string]string{
+	"itemId": "id", "turnId": "turn", "revision": "rev", "position": "pos", "recordedAt": "at",
+}
+
 // genericValueLines bounds each field's wrapped lines when collapsed.
 const genericValueLines = 3
 
 // generic renders an item of a kind this client does not know, so that
 // nothing is dropped: a header with the kind and status, then every other
 // field as "name: value" (strings as text, anything else as JSON), each
-// value cut to a few lines unless expanded.
+// value cut to a few lines unless expanded, and the common members (id,
+// turn, revision, position, time) together on a last faint line.
 func (r *Renderer) generic(it *model.Item, cw int, o ItemOptions) []string {
 	t := r.theme
 	kind := it.Kind
@@ -28,18 +35,23 @@ func (r *Renderer) generic(it *model.Item, cw int, o ItemOptions) []string {
 	if live(it) {
 		mark = spin(o, mark)
 	}
-	header := t.Accent.Render(mark+" "+sanitize(kind)) + t.Muted.Render(" · "+sanitize(status))
+	header := t.Accent.Render(mark+" "+oneLine(kind)) + t.Muted.Render(" · "+oneLine(status))
 	lines := []string{clamp(header, cw)}
 	indent, w := "  ", cw-2
 	if cw < 12 {
 		indent, w = "", cw
 	}
+	var meta []string
 	for _, name := range it.FieldNames() {
 		if name == "kind" || name == "status" {
 			continue
 		}
+		if short, ok := metaFields[name]; ok {
+			meta = append(meta, short+" "+fieldText(it.Field(name)))
+			continue
+		}
 		val := fieldText(it.Field(name))
-		label := sanitize(name) + ": "
+		label := oneLine(name) + ": "
 		wrapped := wrapPlain(sanitize(label+val), w)
 		if !o.Expanded && len(wrapped) > genericValueLines {
 			wrapped = wrapped[:genericValueLines]
@@ -52,6 +64,9 @@ func (r *Renderer) generic(it *model.Item, cw int, o ItemOptions) []string {
 			}
 			lines = append(lines, indent+t.Text.Render(l))
 		}
+	}
+	if len(meta) > 0 {
+		lines = append(lines, styleLines(t.Faint, prefixLines(indent, indent, wrapPlain(sanitize(strings.Join(meta, " · ")), w)))...)
 	}
 	return append(lines, r.annotationLines(it, "", cw)...)
 }

@@ -60,6 +60,16 @@ func sanitize(s string) string {
 	return b.String()
 }
 
+// oneLine is sanitize for text shown on a single line (names, labels):
+// line breaks become spaces.
+func oneLine(s string) string {
+	s = sanitize(s)
+	if strings.IndexByte(s, '\n') >= 0 {
+		s = strings.ReplaceAll(s, "\n", " ")
+	}
+	return s
+}
+
 // isCleanText reports whether s has no control characters except LF and no
 // invalid UTF-8, so sanitize would return it unchanged.
 func isCleanText(s string) bool {

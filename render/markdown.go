@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"charm.land/glamour/v2"
 )
 
@@ -31,7 +33,8 @@ func (r *Renderer) termRenderer(w int) *glamour.TermRenderer {
 }
 
 // markdown renders src at width cells. The lines are tidied (no trailing
-// padding, no leading or trailing blank lines) and each fits width. When
+// padding, no leading or trailing blank lines, no two blank lines in a
+// row) and each fits width. When
 // glamour fails the text is shown wrapped and unstyled rather than lost.
 func (r *Renderer) markdown(src string, width int) []string {
 	src = sanitize(src)
@@ -50,10 +53,21 @@ func (r *Renderer) markdown(src string, width int) []string {
 	}
 	raw := strings.Split(out, "\n")
 	lines := make([]string, 0, len(raw))
+	blank := false
 	for _, l := range raw {
-		for _, piece := range fitStyled(tidyStyled(l), width) {
-			lines = append(lines, piece)
+		l = tidyStyled(l)
+		if strings.TrimSpace(ansi.Strip(l)) == "" {
+			// Runs of blank lines collapse to one: glamour's spacing after
+			// some blocks differs from the one blank line streamed chunks
+			// are joined with, and rows stay compact.
+			if !blank {
+				lines = append(lines, "")
+			}
+			blank = true
+			continue
 		}
+		blank = false
+		lines = append(lines, fitStyled(l, width)...)
 	}
 	return trimBlank(lines)
 }
@@ -112,13 +126,18 @@ func (r *Renderer) streamMarkdown(c *itemCache, text string, width int) []string
 // A split point is the start of a line that follows a blank line, outside
 // a fenced code block, and that begins with a character other than
 // whitespace or ':' (an indented line could continue a list item or be
-// indented code, and ':' could attach a definition to the block before).
+// indented code, and ':' could attach a definition to the block before),
+// and that does not start a list item when the block before the blank
+// line held one (the two would be one loose list).
 // Markdown before such a point renders the same whatever follows it.
 func stableBoundary(text string, from int) int {
 	best := from
 	var fenceChar byte
 	fenceLen := 0
 	prevBlank := false
+	// listBefore: the last block before the current blank run had a list
+	// item; listNow: the current block has one.
+	listBefore, listNow := false, false
 	for pos := from; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
 		complete := end >= 0
@@ -128,7 +147,8 @@ func stableBoundary(text string, from int) int {
 			end += pos
 		}
 		line := text[pos:end]
-		if fenceChar == 0 && prevBlank && pos > from && line != "" && !startsIndented(line) && line[0] != ':' {
+		if fenceChar == 0 && prevBlank && pos > from && line != "" && !startsIndented(line) && line[0] != ':' &&
+			!(listBefore && isListItem(line)) {
 			best = pos
 		}
 		if !complete {
@@ -142,10 +162,43 @@ func stableBoundary(text string, from int) int {
 				fenceChar, fenceLen = 0, 0
 			}
 		}
-		prevBlank = strings.TrimSpace(line) == ""
+		blank := strings.TrimSpace(line) == ""
+		switch {
+		case blank && !prevBlank:
+			listBefore, listNow = listNow, false
+		case !blank && fenceChar == 0 && isListItem(line):
+			listNow = true
+		case !blank && prevBlank && listBefore && startsIndented(line):
+			// An indented block after a list continues its last item.
+			listNow = true
+		}
+		prevBlank = blank
 		pos = end + 1
 	}
 	return best
+}
+
+// isListItem reports whether a line starts a list item: "-", "+", "*" or
+// up to nine digits and "." or ")", then a space, a tab or the line's end.
+func isListItem(line string) bool {
+	t := strings.TrimLeft(line, " ")
+	if t == "" {
+		return false
+	}
+	n := 0
+	switch t[0] {
+	case '-', '+', '*':
+		n = 1
+	default:
+		for n < len(t) && n < 9 && t[n] >= '0' && t[n] <= '9' {
+			n++
+		}
+		if n == 0 || n >= len(t) || (t[n] != '.' && t[n] != ')') {
+			return false
+		}
+		n++
+	}
+	return n == len(t) || t[n] == ' ' || t[n] == '\t'
 }
 
 func startsIndented(line string) bool { return line[0] == ' ' || line[0] == '\t' }

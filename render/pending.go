@@ -19,7 +19,7 @@ func pendingLabel(s model.PendingStatus) string {
 	if s == "" {
 		return "pending"
 	}
-	return sanitize(string(s))
+	return oneLine(string(s))
 }
 
 // Pending renders one of this client's own in-flight prompts: laid out

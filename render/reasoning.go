@@ -38,7 +38,7 @@ func (r *Renderer) reasoning(it *model.Item, cw int, o ItemOptions) []string {
 			head += " (" + itoa(n) + " parts)"
 		}
 	}
-	lines := []string{t.Reasoning.Render(truncateEnd(sanitize(head), cw))}
+	lines := []string{t.Reasoning.Render(truncateEnd(oneLine(head), cw))}
 	if o.Expanded {
 		indent, w := "  ", cw-2
 		if cw < 12 {
@@ -48,12 +48,19 @@ func (r *Renderer) reasoning(it *model.Item, cw int, o ItemOptions) []string {
 			if i > 0 {
 				lines = append(lines, "")
 			}
-			for _, l := range wrapPlain(sanitize(strings.TrimSpace(p)), w) {
-				if l == "" {
-					lines = append(lines, "")
-					continue
+			for src := range strings.SplitSeq(sanitize(strings.TrimSpace(p)), "\n") {
+				style := t.Reasoning
+				if title := summaryTitle(src); title != "" && title != strings.TrimSpace(src) {
+					// A line that is all emphasis ("**Planning**") is a title.
+					src, style = title, t.Reasoning.Bold(true)
 				}
-				lines = append(lines, indent+t.Reasoning.Render(l))
+				for _, l := range wrapPlain(src, w) {
+					if l == "" {
+						lines = append(lines, "")
+						continue
+					}
+					lines = append(lines, indent+style.Render(l))
+				}
 			}
 		}
 	}
@@ -64,7 +71,7 @@ func (r *Renderer) reasoning(it *model.Item, cw int, o ItemOptions) []string {
 // emphasis markers ("**Planning**") removed.
 func summaryTitle(p string) string {
 	l := firstLine(p)
-	l = strings.TrimPrefix(strings.TrimLeft(l, "# "), "")
+	l = strings.TrimLeft(l, "# ")
 	for _, m := range []string{"**", "__", "*", "_"} {
 		if len(l) > 2*len(m) && strings.HasPrefix(l, m) && strings.HasSuffix(l, m) {
 			l = l[len(m) : len(l)-len(m)]

@@ -13,6 +13,7 @@ package render
 
 import (
 	"slices"
+	"strings"
 
 	"charm.land/glamour/v2"
 	"github.com/lookout-sh/lookout/model"
@@ -40,7 +41,7 @@ const DefaultMaxItems = 4096
 const entriesPerItem = 4
 
 // Renderer renders items to styled lines. It caches per item by (ID,
-// Revision, Version, width, options) and drops everything when the theme
+// Revision, Version, content length, width, options) and drops everything when the theme
 // changes. It creates one glamour TermRenderer per markdown wrap width and
 // reuses it for every message.
 //
@@ -70,12 +71,14 @@ type itemCache struct {
 	used    uint64
 	rev     int64
 	ver     uint64
+	size    int // ContentLen: Version restarts when an item is replaced whole
 	entries []cacheEntry
 	md      *mdStream
 }
 
 type cacheEntry struct {
 	key   itemKey
+	body  []string // the kind's lines, before the gutter
 	lines []string
 }
 
@@ -130,7 +133,10 @@ func (r *Renderer) Forget(itemID string) { delete(r.items, itemID) }
 // Item renders it at width cells with options o. A nil item renders as no
 // lines; a width below 1 is treated as 1. Every line's display width is at
 // most width. The result is cached: the same item version, width and
-// options return the same slice without rendering again.
+// options return the same slice without rendering again. Options that do
+// not change an item's look are ignored (Spinner on an item that is no
+// longer live, Expanded on kinds without an expanded form), and changing
+// only Selected re-frames the cached body without rendering it again.
 func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 	if it == nil {
 		return nil
@@ -149,23 +155,51 @@ func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 		}
 	}
 	c.used = r.clock
-	if c.rev != it.Revision || c.ver != it.Version {
-		c.rev, c.ver = it.Revision, it.Version
+	if size := it.ContentLen(); c.rev != it.Revision || c.ver != it.Version || c.size != size {
+		c.rev, c.ver, c.size = it.Revision, it.Version, size
 		c.entries = c.entries[:0]
 	}
+	o = normalize(it, o)
 	key := itemKey{width: width, opts: o, status: it.Status, final: it.Final, tu: it.TerminalUnknown}
 	for _, e := range c.entries {
 		if e.key == key {
 			return e.lines
 		}
 	}
-	r.stats.ItemRenders++
-	lines := r.frame(r.body(it, c, width, o), width, o)
+	// Selection only changes the gutter: reuse a body laid out without it.
+	var body []string
+	for _, e := range c.entries {
+		k := e.key
+		k.opts.Selected = key.opts.Selected
+		if k == key {
+			body = e.body
+			break
+		}
+	}
+	if body == nil {
+		r.stats.ItemRenders++
+		body = r.body(it, c, width, o)
+	}
+	lines := r.frame(body, width, o)
 	if len(c.entries) >= entriesPerItem {
 		c.entries = slices.Delete(c.entries, 0, 1)
 	}
-	c.entries = append(c.entries, cacheEntry{key: key, lines: lines})
+	c.entries = append(c.entries, cacheEntry{key: key, body: body, lines: lines})
 	return lines
+}
+
+// normalize drops the options that cannot change how it looks, so that
+// they do not split the cache: a spinner frame on an item that is no
+// longer live, and Expanded on kinds that have no expanded form.
+func normalize(it *model.Item, o ItemOptions) ItemOptions {
+	if !live(it) {
+		o.Spinner = ""
+	}
+	switch it.Kind {
+	case model.KindUserMessage, model.KindAgentMessage, model.KindContextCompaction, model.KindError:
+		o.Expanded = false
+	}
+	return o
 }
 
 // body dispatches to the renderer of the item's kind; content lines are at
@@ -245,6 +279,15 @@ func (r *Renderer) frame(lines []string, width int, o ItemOptions) []string {
 		}
 	}
 	for _, l := range lines {
+		if strings.IndexByte(l, '\n') >= 0 {
+			// A renderer let a line break through; keep the contract.
+			for _, sub := range strings.Split(l, "\n") {
+				for _, piece := range fitStyled(sub, cw) {
+					out = append(out, gutter+clamp(piece, cw))
+				}
+			}
+			continue
+		}
 		for _, piece := range fitStyled(l, cw) {
 			out = append(out, gutter+clamp(piece, cw))
 		}

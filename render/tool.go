@@ -85,7 +85,7 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 		top, side, bottom = t.ToolBorder.Render("╭─")+" ", t.ToolBorder.Render("│")+" ", t.ToolBorder.Render("╰─")
 		bw = cw - 2
 	}
-	header := top + st.style.Render(st.icon) + " " + t.ToolName.Render(sanitize(name)) +
+	header := top + st.style.Render(st.icon) + " " + t.ToolName.Render(oneLine(name)) +
 		t.Muted.Render(" · ") + st.style.Render(st.label)
 	lines := []string{clamp(header, cw)}
 	body := func(style lipgloss.Style, ls []string) {

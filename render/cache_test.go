@@ -1,0 +1,258 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/themes"
+	"pgregory.net/rapid"
+)
+
+func sameSlice(a, b []string) bool { return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0] }
+
+// TestCacheSameKeyNoRerender: asking again for the same item version,
+// width and options renders nothing and returns the cached lines.
+func TestCacheSameKeyNoRerender(t *testing.T) {
+	r := New(themes.Dark())
+	it := mustItem(t, itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": sampleMarkdown}))
+	first := r.Item(it, 80, ItemOptions{})
+	st := r.Stats()
+	if st.ItemRenders != 1 || st.MarkdownRenders != 1 {
+		t.Fatalf("first render: %+v", st)
+	}
+	again := r.Item(it, 80, ItemOptions{})
+	if !sameSlice(first, again) || r.Stats() != st {
+		t.Fatalf("second render was not a cache hit: %+v", r.Stats())
+	}
+	// A spinner frame on a finished item changes nothing either.
+	if got := r.Item(it, 80, ItemOptions{Spinner: "⠋"}); !sameSlice(first, got) || r.Stats() != st {
+		t.Fatalf("spinner on a finished item missed the cache: %+v", r.Stats())
+	}
+}
+
+// TestCacheWidthOptionsTheme: a new width renders again, an old width is
+// still cached, selection re-frames without rendering, a theme change
+// drops everything.
+func TestCacheWidthOptionsTheme(t *testing.T) {
+	r := New(themes.Dark())
+	it := mustItem(t, itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": sampleMarkdown}))
+	w80 := r.Item(it, 80, ItemOptions{})
+	w40 := r.Item(it, 40, ItemOptions{})
+	if r.Stats().ItemRenders != 2 || r.Stats().MarkdownRenders != 2 {
+		t.Fatalf("two widths: %+v", r.Stats())
+	}
+	if !sameSlice(w80, r.Item(it, 80, ItemOptions{})) || !sameSlice(w40, r.Item(it, 40, ItemOptions{})) {
+		t.Fatal("an earlier width was not kept")
+	}
+	sel := r.Item(it, 80, ItemOptions{Selected: true})
+	if r.Stats().ItemRenders != 2 || r.Stats().MarkdownRenders != 2 {
+		t.Fatalf("selection rendered the body again: %+v", r.Stats())
+	}
+	if sel[0] == w80[0] || !strings.Contains(sel[0], "▌") || len(sel) != len(w80) {
+		t.Fatalf("selected row has no marker: %q", sel[0])
+	}
+	r.SetTheme(themes.Light())
+	light := r.Item(it, 80, ItemOptions{})
+	if r.Stats().ItemRenders != 3 || strings.Join(light, "\n") == strings.Join(w80, "\n") {
+		t.Fatalf("theme change kept the old render: %+v", r.Stats())
+	}
+	if r.Theme().Name != "light" {
+		t.Fatalf("Theme() = %q", r.Theme().Name)
+	}
+}
+
+// TestCacheVersionChange: a new version of an item renders again; a
+// replaced item whose Version restarted (same revision and version, new
+// content) is not served stale.
+func TestCacheVersionChange(t *testing.T) {
+	r := New(themes.Dark())
+	ss := newSession(t)
+	ss.start(itemJSON("t1", "toolCall", "running", 1, map[string]any{"toolName": "bash", "output": "one\n"}))
+	before := r.Item(ss.item("t1"), 60, ItemOptions{})
+	ss.delta("t1", "output", "two\n")
+	after := r.Item(ss.item("t1"), 60, ItemOptions{})
+	if r.Stats().ItemRenders != 2 || len(after) != len(before)+1 || !strings.Contains(stripped(after), "two") {
+		t.Fatalf("delta did not re-render: %+v\n%s", r.Stats(), stripped(after))
+	}
+	// Same id, revision and Version (a fresh fold from a snapshot) but more
+	// content: must render again.
+	fresh := mustItem(t, itemJSON("t1", "toolCall", "running", 1, map[string]any{"toolName": "bash", "output": "one\ntwo\nthree\n"}))
+	fresh.Version = ss.item("t1").Version
+	got := r.Item(fresh, 60, ItemOptions{})
+	if !strings.Contains(stripped(got), "three") {
+		t.Fatalf("stale render served for replaced content:\n%s", stripped(got))
+	}
+}
+
+// TestForgetAndEviction: Forget drops one item; the cache holds at most
+// SetMaxItems items, evicting the least recently used.
+func TestForgetAndEviction(t *testing.T) {
+	r := New(themes.Dark())
+	it := mustItem(t, itemJSON("u1", "userMessage", "completed", 1, map[string]any{"text": "hi"}))
+	r.Item(it, 50, ItemOptions{})
+	r.Forget("u1")
+	r.Item(it, 50, ItemOptions{})
+	if r.Stats().ItemRenders != 2 {
+		t.Fatalf("Forget kept the render: %+v", r.Stats())
+	}
+	r.SetMaxItems(8)
+	hot := mustItem(t, itemJSON("hot", "userMessage", "completed", 1, map[string]any{"text": "hot"}))
+	for i := range 50 {
+		r.Item(hot, 50, ItemOptions{})
+		r.Item(mustItem(t, itemJSON(fmt.Sprintf("i%d", i), "userMessage", "completed", 1, map[string]any{"text": "x"})), 50, ItemOptions{})
+		if len(r.items) > 8 {
+			t.Fatalf("%d items cached, limit 8", len(r.items))
+		}
+	}
+	n := r.Stats().ItemRenders
+	r.Item(hot, 50, ItemOptions{})
+	if r.Stats().ItemRenders != n {
+		t.Fatal("the most recently used item was evicted")
+	}
+}
+
+// streamParagraphs streams n paragraphs into agent message a1 and returns
+// the session.
+func streamParagraphs(t tb, n int) *session {
+	ss := newSession(t)
+	ss.start(itemJSON("a1", "agentMessage", "inProgress", 1, map[string]any{"text": ""}))
+	for i := range n {
+		ss.delta("a1", "text", fmt.Sprintf("Paragraph %d explains one more **detail** of the fix, with `code` and a [link](https://example.com/%d).\n\n", i, i))
+	}
+	return ss
+}
+
+// TestStreamingRendersOnlyTail: with a long stable prefix, one delta
+// re-renders only the markdown after the last stable boundary, and the
+// prefix lines are reused as they were.
+func TestStreamingRendersOnlyTail(t *testing.T) {
+	ss := streamParagraphs(t, 60)
+	ss.delta("a1", "text", "The last paragraph is still")
+	r := New(themes.Dark())
+	first := r.Item(ss.item("a1"), 80, ItemOptions{Spinner: "⠋"})
+	prefixBytes := r.Stats().MarkdownBytes
+
+	ss.delta("a1", "text", " streaming")
+	st := r.Stats()
+	second := r.Item(ss.item("a1"), 80, ItemOptions{Spinner: "⠋"})
+	tail := "The last paragraph is still streaming"
+	if got := r.Stats().MarkdownBytes - st.MarkdownBytes; got != len(tail) {
+		t.Fatalf("one delta rendered %d bytes of markdown, want only the %d-byte tail (prefix %d bytes)", got, len(tail), prefixBytes)
+	}
+	if r.Stats().MarkdownRenders != st.MarkdownRenders+1 {
+		t.Fatalf("one delta made %d markdown renders", r.Stats().MarkdownRenders-st.MarkdownRenders)
+	}
+	if len(second) != len(first) {
+		t.Fatalf("line count changed %d -> %d", len(first), len(second))
+	}
+	for i := 0; i < len(first)-1; i++ {
+		if first[i] != second[i] {
+			t.Fatalf("stable line %d changed: %q -> %q", i, first[i], second[i])
+		}
+	}
+	if !strings.HasSuffix(stripped(second), "The last paragraph is still streaming⏎\n") {
+		t.Fatalf("tail not shown:\n%s", stripped(second))
+	}
+
+	// A spinner tick alone renders no markdown at all.
+	st = r.Stats()
+	r.Item(ss.item("a1"), 80, ItemOptions{Spinner: "⠙"})
+	if r.Stats().MarkdownRenders != st.MarkdownRenders {
+		t.Fatal("a spinner frame re-rendered markdown")
+	}
+
+	// A new paragraph moves the boundary: only the finished paragraph and
+	// the new tail are rendered.
+	st = r.Stats()
+	ss.delta("a1", "text", ".\n\nNext")
+	r.Item(ss.item("a1"), 80, ItemOptions{Spinner: "⠙"})
+	want := len("The last paragraph is still streaming.\n\n") + len("Next")
+	if got := r.Stats().MarkdownBytes - st.MarkdownBytes; got != want {
+		t.Fatalf("boundary move rendered %d bytes, want %d", got, want)
+	}
+}
+
+// TestStreamingFinishRendersWhole: once the message completes it renders
+// whole, exactly as a fresh renderer renders it, and the streaming state
+// is dropped.
+func TestStreamingFinishRendersWhole(t *testing.T) {
+	ss := streamParagraphs(t, 5)
+	r := New(themes.Dark())
+	r.Item(ss.item("a1"), 70, ItemOptions{Spinner: "⠋"})
+	text := ss.item("a1").Text()
+	ss.complete(itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": text + "Done."}))
+	got := r.Item(ss.item("a1"), 70, ItemOptions{Spinner: "⠋"})
+	want := New(themes.Dark()).Item(ss.item("a1"), 70, ItemOptions{})
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("finished render differs from a fresh one:\n%s\nvs\n%s", stripped(got), stripped(want))
+	}
+	if r.items["a1"].md != nil {
+		t.Fatal("streaming state kept after completion")
+	}
+	if strings.Contains(stripped(got), "⠋") {
+		t.Fatal("finished message still shows the spinner")
+	}
+}
+
+// TestStreamingReplacedText: a revision whose text no longer extends the
+// rendered prefix starts over instead of showing stale lines.
+func TestStreamingReplacedText(t *testing.T) {
+	ss := streamParagraphs(t, 3)
+	r := New(themes.Dark())
+	r.Item(ss.item("a1"), 70, ItemOptions{})
+	ss.send(model.MethodItemUpdated, map[string]any{"item": jsonRaw(itemJSON("a1", "agentMessage", "inProgress", 2, map[string]any{"text": "Rewritten from scratch.\n\nNew tail"}))})
+	got := stripped(r.Item(ss.item("a1"), 70, ItemOptions{}))
+	if strings.Contains(got, "Paragraph") || !strings.Contains(got, "Rewritten from scratch.") || !strings.Contains(got, "New tail") {
+		t.Fatalf("stale prefix after replacement:\n%s", got)
+	}
+}
+
+// TestStreamingMatchesOneShot: however the text was cut into deltas, the
+// streamed lines equal what a fresh renderer makes of the same open text.
+func TestStreamingMatchesOneShot(t *testing.T) {
+	blocks := []string{
+		"Plain paragraph with **bold** and `code`.",
+		"# Heading", "## Second heading",
+		"- one\n- two\n- three",
+		"1. first\n2. second",
+		"```go\nfunc f() {\n\n\treturn\n}\n```",
+		"~~~\nraw\n\n~~~",
+		"> quoted text\n> more",
+		"A paragraph\nwith a soft break.",
+		"---",
+		"| a | b |\n|---|---|\n| 1 | 2 |",
+		"Intro:\n- a\n- b",
+		"- item\n\n  continued paragraph",
+		"Term\n: definition",
+		"* * *",
+		"+ plus item",
+		"3) third",
+		"    indented code",
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		var parts []string
+		for i, n := 0, rapid.IntRange(1, 7).Draw(t, "blocks"); i < n; i++ {
+			parts = append(parts, rapid.SampledFrom(blocks).Draw(t, "block"))
+		}
+		text := strings.Join(parts, "\n\n")
+		width := rapid.IntRange(20, 100).Draw(t, "width")
+		ss := newSession(t)
+		ss.start(itemJSON("a1", "agentMessage", "inProgress", 1, map[string]any{"text": ""}))
+		r := New(themes.Dark())
+		for rest := text; rest != ""; {
+			n := rapid.IntRange(1, len(rest)).Draw(t, "cut")
+			ss.delta("a1", "text", rest[:n])
+			rest = rest[n:]
+			r.Item(ss.item("a1"), width, ItemOptions{})
+		}
+		got := stripped(r.Item(ss.item("a1"), width, ItemOptions{}))
+		want := stripped(New(themes.Dark()).Item(ss.item("a1"), width, ItemOptions{}))
+		if got != want {
+			t.Fatalf("streamed:\n%s\none shot:\n%s", got, want)
+		}
+	})
+}
+
+func jsonRaw(s string) any { return rawJSON(s) }
