@@ -413,7 +413,9 @@ func TestBanners(t *testing.T) {
 	if !hasCall(f, "retry") {
 		t.Fatalf("calls %v", f.Calls())
 	}
-	f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Retrying, Err: "unknown session"} })
+	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+		sn.Freshness = sync.Freshness{State: sync.Retrying, Err: "unknown session"}
+	})
 	d.pull()
 	d.wantScreen("retrying…")
 	f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Live} })

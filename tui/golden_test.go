@@ -1,0 +1,131 @@
+package tui
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/sync"
+)
+
+// goldenScene is one scripted screen for the golden files.
+type goldenScene struct {
+	name   string
+	height int
+	build  func(f *fakeSource)
+	// marker is a distinctive text the first frame shows; the test waits
+	// for it in the output stream before quitting.
+	marker string
+}
+
+var goldenScenes = []goldenScene{
+	{name: "kinds", height: 100, build: kindsSession, marker: "Approval needed"},
+	{name: "reconnecting", height: 16, build: func(f *fakeSource) {
+		longSession(f, 1, 4)
+		f.edit(func(sn *sync.Snapshot, _ *model.State) {
+			sn.Freshness = sync.Freshness{State: sync.Reconnecting, NextAttempt: fixedNow.Add(4 * time.Second), Attempt: 3, Err: "dial tcp: connection refused"}
+		})
+	}, marker: "Reconnecting to host"},
+	{name: "updating", height: 16, build: func(f *fakeSource) {
+		longSession(f, 1, 4)
+		f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Updating} })
+	}, marker: "Updating messages"},
+	{name: "syncerror", height: 16, build: func(f *fakeSource) {
+		longSession(f, 1, 4)
+		f.edit(func(sn *sync.Snapshot, _ *model.State) {
+			sn.Freshness = sync.Freshness{State: sync.Error, Err: "host refused the token"}
+			sn.Errors = []string{"upstream_frame_error in item/delta: unknown delta shape"}
+		})
+	}, marker: "Sync error"},
+	{name: "hostlost", height: 24, build: func(f *fakeSource) {
+		f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
+		f.item(completed, obj{"itemId": "u1", "kind": "userMessage", "status": "completed", "text": "count to three"})
+		f.item(started, obj{"itemId": "a1", "kind": "agentMessage", "text": "one, two"})
+		f.edit(func(sn *sync.Snapshot, st *model.State) {
+			st.MarkTerminalUnknown()
+			sn.Durability = "ephemeral"
+			sn.Freshness = sync.Freshness{State: sync.Reconnecting, Attempt: 1}
+		})
+	}, marker: "Reconnecting to host"},
+	{name: "olderhistory", height: 16, build: func(f *fakeSource) {
+		f.seq, f.prev = 100, 100
+		f.edit(func(sn *sync.Snapshot, st *model.State) {
+			st.HasOlder = true
+			st.Cursor, st.DurableCursor = 100, 100
+			sn.HistoryLoading = true
+		})
+		longSession(f, 9, 1)
+	}, marker: "loading older"},
+}
+
+// TestGolden renders every scene at two widths in both themes through a
+// real Bubble Tea program (teatest) and compares the final model's view
+// with golden files: the plain text (layout) and the styled text (colour).
+// Run with -update to rewrite them.
+func TestGolden(t *testing.T) {
+	for _, sc := range goldenScenes {
+		for _, w := range []int{60, 100} {
+			for _, theme := range []string{"dark", "light"} {
+				name := sc.name + "/w" + strconv.Itoa(w) + "-" + theme
+				t.Run(name, func(t *testing.T) {
+					content := runGolden(t, sc, w, theme)
+					if theme == "dark" {
+						t.Run("plain", func(t *testing.T) { golden.RequireEqual(t, trimRight(ansi.Strip(content))) })
+					}
+					t.Run("styled", func(t *testing.T) { golden.RequireEqual(t, quoteLines(content)) })
+				})
+			}
+		}
+	}
+}
+
+func runGolden(t *testing.T, sc goldenScene, w int, theme string) string {
+	t.Helper()
+	f := newFake(t)
+	sc.build(f)
+	m, err := New(Options{Source: f, Theme: theme, Host: "127.0.0.1:7777", SessionID: "s1",
+		Now: func() time.Time { return fixedNow }, Still: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, sc.height))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(sc.marker)) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	_, _ = io.ReadAll(tm.FinalOutput(t))
+	// The quit notice is transient; the golden shows the screen before it.
+	fm.clearNotice()
+	fm.quitArmed = false
+	fm.refresh()
+	return fm.View().Content
+}
+
+// trimRight drops trailing spaces so the plain goldens stay readable.
+func trimRight(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// quoteLines makes escape sequences visible, one screen line per line.
+func quoteLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		q := strconv.Quote(l)
+		lines[i] = q[1 : len(q)-1]
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
