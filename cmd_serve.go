@@ -1,16 +1,97 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lookout-sh/lookout/host"
 )
 
 // newServeCmd is `lookout serve`: the standalone reference host.
 func newServeCmd() *cobra.Command {
-	return &cobra.Command{
+	var opts host.Options
+	var verbose bool
+	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run a session host with the demo agent",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("not built yet") },
+		Long:  serveLong(),
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			level := slog.LevelInfo
+			if verbose {
+				level = slog.LevelDebug
+			}
+			opts.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			parent := cmd.Context()
+			if parent == nil {
+				parent = context.Background()
+			}
+			ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			h, err := host.Start(ctx, opts)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "lookout host listening on %s (%s)\n", h.URL(), h.Durability())
+			if h.DataDir() != "" {
+				fmt.Fprintf(out, "data directory: %s\n", h.DataDir())
+			}
+			if !opts.NoAuth {
+				if h.DataDir() != "" {
+					fmt.Fprintf(out, "token: %s\n", host.TokenPath(h.DataDir()))
+				} else {
+					fmt.Fprintf(out, "token: %s\n", h.Token())
+				}
+			} else {
+				fmt.Fprintln(out, "authentication disabled (--no-auth)")
+			}
+			if sid := h.DefaultSessionID(); sid != "" {
+				fmt.Fprintf(out, "demo session: %s\n", sid)
+			}
+			<-ctx.Done()
+			fmt.Fprintln(out, "shutting down")
+			return h.Close()
+		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Addr, "addr", host.DefaultAddr, "listen address (host:port); 127.0.0.1:0 picks a free port")
+	f.StringVar(&opts.DataDir, "data", "", "data directory for the journal and token (default "+host.DefaultDataDir()+")")
+	f.BoolVar(&opts.Ephemeral, "ephemeral", false, "keep sessions in memory only (nothing survives the process)")
+	f.BoolVar(&opts.NoAuth, "no-auth", false, "serve without a bearer token (refused unless --addr is loopback)")
+	f.StringVar(&opts.Agent, "agent", "demo", "agent that runs turns (available: demo)")
+	f.DurationVar(&opts.Pace, "pace", 40*time.Millisecond, "delay between the demo agent's stream steps (0 = instant)")
+	f.BoolVar(&opts.DemoSession, "demo-session", true, "create a demo session with a short history on first start")
+	f.BoolVar(&opts.SyncFull, "sync-full", false, "fsync every journal commit (survives power loss, slower)")
+	f.BoolVar(&verbose, "verbose", false, "log debug detail")
+	return cmd
+}
+
+func serveLong() string {
+	var b strings.Builder
+	b.WriteString(`Run the reference session host: a WebSocket JSON-RPC server (protocol 1,
+path /v1/ws) with a scripted demo agent.
+
+Durable by default: events are journaled in SQLite (WAL) in the data
+directory, and a restart after a crash appends host-death terminals for
+whatever was left open. A bearer token is created on first start in
+<data>/token (mode 0600); clients send it as "Authorization: Bearer T" or
+"?token=T".
+
+Demo agent scenarios: every prompt gets a streamed reasoning summary and a
+markdown answer. Keywords in the prompt add scenarios:
+`)
+	for _, s := range host.DemoScenarios {
+		fmt.Fprintf(&b, "  %-15s %s\n", s[0], s[1])
+	}
+	b.WriteString("\nSee docs/host.md for durability, limits and security.")
+	return b.String()
 }

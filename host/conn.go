@@ -1,0 +1,239 @@
+package host
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// msgKind classifies an outbound message for the shedding policy.
+type msgKind uint8
+
+const (
+	kindResponse  msgKind = iota // an answer: never shed
+	kindDurable                  // a durable notification: never shed
+	kindItemFull                 // a durable item/started|updated|completed: clears the item's shed mark
+	kindDelta                    // item/delta: shed first
+	kindEphemeral                // other ephemeral notifications (warning): shed
+)
+
+func (k msgKind) sheddable() bool { return k == kindDelta || k == kindEphemeral }
+
+type outMsg struct {
+	data    []byte
+	kind    msgKind
+	shedKey string // session id + "\x00" + item id, for kindDelta and kindItemFull
+}
+
+const writeWait = 10 * time.Second
+
+// conn is one WebSocket client. Its reader goroutine handles requests in
+// order; its writer goroutine drains a bounded outbound queue, so that no
+// session ever blocks on a slow client.
+type conn struct {
+	h      *Host
+	ws     *websocket.Conn
+	deltas atomic.Bool // false: the client opted out of item/delta
+	limit  int
+
+	mu      sync.Mutex
+	q       []outMsg
+	spare   []outMsg
+	shed    map[string]struct{}
+	closing bool // no more messages are accepted
+	flush   bool // closing after the queue drains (graceful)
+	code    int  // close code to send once closing
+	reason  string
+	subs    map[string]*session // sessions this connection is subscribed to
+
+	notify chan struct{}
+	done   chan struct{}
+	once   sync.Once
+}
+
+func newConn(h *Host, ws *websocket.Conn, limit int) *conn {
+	c := &conn{h: h, ws: ws, limit: limit, shed: map[string]struct{}{},
+		subs: map[string]*session{}, notify: make(chan struct{}, 1), done: make(chan struct{})}
+	c.deltas.Store(true)
+	return c
+}
+
+// enqueue queues one message. Sheddable messages are dropped when the queue
+// is full; a delta dropped for an item also drops that item's later deltas
+// on this connection until its next full-object event, so the client's
+// text stays a prefix of the truth. A message that must not be shed and
+// does not fit (after every queued sheddable message was evicted) closes
+// the connection with 1013.
+func (c *conn) enqueue(m outMsg) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return
+	}
+	switch m.kind {
+	case kindDelta:
+		if _, ok := c.shed[m.shedKey]; ok {
+			return
+		}
+	case kindItemFull:
+		delete(c.shed, m.shedKey)
+	}
+	if len(c.q) >= c.limit {
+		if m.kind.sheddable() {
+			if m.kind == kindDelta {
+				c.shed[m.shedKey] = struct{}{}
+			}
+			return
+		}
+		c.evictSheddableLocked()
+		if len(c.q) >= c.limit {
+			c.closeLocked(websocket.CloseTryAgainLater, "outbound queue full: resume by cursor")
+			return
+		}
+	}
+	c.q = append(c.q, m)
+	select {
+	case c.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (c *conn) evictSheddableLocked() {
+	kept := c.q[:0]
+	for _, m := range c.q {
+		if m.kind.sheddable() {
+			if m.kind == kindDelta {
+				c.shed[m.shedKey] = struct{}{}
+			}
+			continue
+		}
+		kept = append(kept, m)
+	}
+	for i := len(kept); i < len(c.q); i++ {
+		c.q[i] = outMsg{}
+	}
+	c.q = kept
+}
+
+// closeLocked stops accepting messages, drops what is queued and closes the
+// connection with code.
+func (c *conn) closeLocked(code int, reason string) {
+	if c.closing {
+		return
+	}
+	c.closing, c.code, c.reason = true, code, reason
+	c.q = nil
+	go func() {
+		c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
+		c.ws.Close()
+	}()
+}
+
+// closeAfterFlush stops accepting messages and closes the connection with
+// code once what is queued has been written (graceful host shutdown).
+func (c *conn) closeAfterFlush(code int, reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return
+	}
+	c.closing, c.flush, c.code, c.reason = true, true, code, reason
+	select {
+	case c.notify <- struct{}{}:
+	default:
+	}
+}
+
+// writeLoop drains the queue and pings. It returns when the connection is
+// done.
+func (c *conn) writeLoop() {
+	ping := time.NewTicker(PingInterval)
+	defer ping.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-ping.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)); err != nil {
+				c.ws.Close()
+				return
+			}
+			continue
+		case <-c.notify:
+		}
+		for {
+			c.mu.Lock()
+			batch := c.q
+			c.q = c.spare[:0]
+			c.spare = nil
+			closing, flush := c.closing, c.flush
+			c.mu.Unlock()
+			if len(batch) == 0 && flush {
+				c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.code, c.reason), time.Now().Add(time.Second))
+				c.ws.Close()
+				return
+			}
+			if (closing && !flush) || len(batch) == 0 {
+				break
+			}
+			for i := range batch {
+				c.ws.SetWriteDeadline(time.Now().Add(writeWait))
+				if err := c.ws.WriteMessage(websocket.TextMessage, batch[i].data); err != nil {
+					c.ws.Close()
+					return
+				}
+				batch[i] = outMsg{}
+			}
+			c.mu.Lock()
+			if c.spare == nil {
+				c.spare = batch[:0]
+			}
+			c.mu.Unlock()
+		}
+	}
+}
+
+// finish runs once when the reader ends: the connection leaves every
+// session and the host.
+func (c *conn) finish() {
+	c.once.Do(func() {
+		c.mu.Lock()
+		c.closing = true
+		c.q = nil
+		subs := c.subs
+		c.subs = map[string]*session{}
+		c.mu.Unlock()
+		for _, s := range subs {
+			s.unsubscribe(c)
+		}
+		close(c.done)
+		c.ws.Close()
+		c.h.dropConn(c)
+	})
+}
+
+// clearShed forgets the shed marks of one session's items.
+func (c *conn) clearShed(sid string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	prefix := sid + "\x00"
+	for k := range c.shed {
+		if len(k) > len(prefix) && k[:len(prefix)] == prefix {
+			delete(c.shed, k)
+		}
+	}
+}
+
+func (c *conn) addSub(s *session) {
+	c.mu.Lock()
+	c.subs[s.id] = s
+	c.mu.Unlock()
+}
+
+func (c *conn) removeSub(s *session) {
+	c.mu.Lock()
+	delete(c.subs, s.id)
+	c.mu.Unlock()
+}

@@ -1,0 +1,363 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// DemoAgent is the scripted demo agent: deterministic, paced by
+// Options.Pace, and rich enough to show every item kind. Every prompt gets
+// a reasoning item (summary.0 and summary.1 streamed) and a markdown answer
+// streamed in small deltas; keywords in the prompt add scenarios (see
+// DemoScenarios). It keeps no state and is safe for concurrent use.
+type DemoAgent struct{}
+
+// DemoScenarios documents the prompt keywords the demo agent understands,
+// as (keyword, what happens) pairs, in the order they run.
+var DemoScenarios = [][2]string{
+	{"launch fail", "the launch fails: turn/completed failed with no turn/started"},
+	{"warning", "two model-request warnings (attempts 1 and 2 of 3, willRetry), then the turn goes on"},
+	{"compact", "a contextCompaction item (inProgress, then completed)"},
+	{"tool", "a toolCall: inputText streams, ready, waitingUser with approval/requested; approve -> running with streaming output, completed exitCode 0; deny -> failed"},
+	{"fail tool", "a toolCall that runs without approval and fails (exitCode 1)"},
+	{"bad tool input", "a toolCall whose streamed input is not valid JSON: inputStreaming -> failed"},
+	{"big output", "a toolCall whose output passes the 64 KiB field bound: cut, listed in truncated"},
+	{"unknown kind", `an item of kind "diffPreview" no client knows, with extra fields`},
+	{"fail turn", "a partial answer, an error item, then turn/completed failed (error modelError)"},
+	{"slow", "the answer starts, then the turn keeps running until interrupted (turn/interrupt)"},
+	{"long", "a long answer: 2,000 lines streamed in chunks"},
+}
+
+// demoHistoryPrompts are the turns of the demo session's scripted history.
+var demoHistoryPrompts = []string{
+	"Give me a tour of this project",
+	"Run the tests with a tool",
+	"Now try a fail tool run",
+	"compact the context, then show an unknown kind",
+	"fail turn, to show what an error looks like",
+}
+
+// Launch refuses prompts that ask for a launch failure.
+func (DemoAgent) Launch(prompt string) error {
+	if strings.Contains(strings.ToLower(prompt), "launch fail") {
+		return errors.New("the demo agent was asked to fail its launch")
+	}
+	return nil
+}
+
+// Run plays the prompt's scenarios.
+func (DemoAgent) Run(ctx context.Context, t *Turn) error {
+	p := strings.ToLower(t.Prompt())
+	has := func(k string) bool { return strings.Contains(p, k) }
+	if t.SessionValue("title") == nil {
+		if err := t.SetState(map[string]any{"title": demoTitle(t.Prompt())}); err != nil {
+			return err
+		}
+	}
+	if has("warning") {
+		for attempt := 1; attempt <= 2; attempt++ {
+			if err := t.Warning(model.Warning{RequestKind: "turn", Code: "rateLimited",
+				Message: fmt.Sprintf("the model provider is rate limiting requests (attempt %d of 3)", attempt),
+				Retryable: true, Attempt: attempt, MaxAttempts: 3, WillRetry: true}); err != nil {
+				return err
+			}
+			if err := t.Pace(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	if err := demoReasoning(ctx, t); err != nil {
+		return err
+	}
+	if has("compact") {
+		if err := demoCompaction(ctx, t); err != nil {
+			return err
+		}
+	}
+	switch {
+	case has("bad tool input"):
+		if err := demoBadToolInput(ctx, t); err != nil {
+			return err
+		}
+	case has("fail tool"):
+		if err := demoTool(ctx, t, toolFail); err != nil {
+			return err
+		}
+	case has("tool"):
+		if err := demoTool(ctx, t, toolApproval); err != nil {
+			return err
+		}
+	}
+	if has("big output") {
+		if err := demoTool(ctx, t, toolBig); err != nil {
+			return err
+		}
+	}
+	if has("unknown kind") {
+		if err := demoUnknownKind(t); err != nil {
+			return err
+		}
+	}
+	if has("fail turn") {
+		return demoFailTurn(ctx, t)
+	}
+	if has("slow") {
+		return demoSlow(ctx, t)
+	}
+	if has("long") {
+		return demoMessage(ctx, t, demoLongAnswer(), 1500)
+	}
+	return demoMessage(ctx, t, demoAnswer(t.Prompt()), 16)
+}
+
+func demoTitle(prompt string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	if len(line) > 48 {
+		line = strings.TrimSpace(cutUTF8(line, 47)) + "…"
+	}
+	if line == "" {
+		line = "Untitled session"
+	}
+	return line
+}
+
+// stream appends text to field of item in chunks of about size bytes,
+// pacing between chunks. Chunks end after a space or newline when one is
+// near, and never split a UTF-8 sequence.
+func stream(ctx context.Context, t *Turn, itemID, field, text string, size int) error {
+	for _, c := range chunks(text, size) {
+		if err := t.Delta(itemID, field, c); err != nil {
+			return err
+		}
+		if err := t.Pace(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func chunks(text string, size int) []string {
+	var out []string
+	for len(text) > 0 {
+		n := min(size, len(text))
+		if n < len(text) {
+			if i := strings.LastIndexAny(text[:n], " \n"); i >= n/2 {
+				n = i + 1
+			}
+			n = len(cutUTF8(text, n))
+			if n == 0 {
+				n = min(4, len(text)) // a rune longer than size
+			}
+		}
+		out = append(out, text[:n])
+		text = text[n:]
+	}
+	return out
+}
+
+func demoReasoning(ctx context.Context, t *Turn) error {
+	id, err := t.StartItem(model.KindReasoning, model.StatusInProgress, map[string]any{"summary": []string{}})
+	if err != nil {
+		return err
+	}
+	parts := []string{
+		"**Reading the request.** The user wants a clear answer; I will look at what is asked and what is already known.",
+		"**Planning the reply.** A short outline, a list of steps and one code sample should cover it.",
+	}
+	for i, s := range parts {
+		if err := stream(ctx, t, id, fmt.Sprintf("summary.%d", i), s, 24); err != nil {
+			return err
+		}
+	}
+	return t.CompleteItem(id, model.StatusCompleted, nil)
+}
+
+func demoMessage(ctx context.Context, t *Turn, text string, chunk int) error {
+	id, err := t.StartItem(model.KindAgentMessage, model.StatusInProgress, map[string]any{"text": ""})
+	if err != nil {
+		return err
+	}
+	if err := stream(ctx, t, id, "text", text, chunk); err != nil {
+		return err
+	}
+	return t.CompleteItem(id, model.StatusCompleted, nil)
+}
+
+func demoAnswer(prompt string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	if len(line) > 60 {
+		line = cutUTF8(line, 60) + "…"
+	}
+	return "## " + line + "\n\n" +
+		"Here is how I would approach it:\n\n" +
+		"1. Read the code around the request.\n" +
+		"2. Make the smallest change that works.\n" +
+		"3. Run the tests and report back.\n\n" +
+		"A few notes:\n\n" +
+		"- **Scope:** only the files the request touches.\n" +
+		"- **Risk:** low; every step is reversible.\n" +
+		"- *Tip:* ask for `tool`, `compact`, `warning`, `slow` or `long` to see more.\n\n" +
+		"### Example\n\n" +
+		"```go\n" +
+		"func answer() int {\n" +
+		"\treturn 42\n" +
+		"}\n" +
+		"```\n\n" +
+		"That is all for now.\n"
+}
+
+func demoLongAnswer() string {
+	var b strings.Builder
+	b.WriteString("## A long answer\n\n")
+	for i := 1; i <= 2000; i++ {
+		fmt.Fprintf(&b, "%4d. step %d of the long answer\n", i, i)
+	}
+	return b.String()
+}
+
+func demoCompaction(ctx context.Context, t *Turn) error {
+	id, err := t.StartItem(model.KindContextCompaction, model.StatusInProgress, map[string]any{"tokensBefore": 181234})
+	if err != nil {
+		return err
+	}
+	if err := t.Pace(ctx); err != nil {
+		return err
+	}
+	return t.CompleteItem(id, model.StatusCompleted, map[string]any{"tokensAfter": 23110,
+		"note": "Earlier turns were summarised to free context."})
+}
+
+type toolMode int
+
+const (
+	toolApproval toolMode = iota
+	toolFail
+	toolBig
+)
+
+func demoTool(ctx context.Context, t *Turn, mode toolMode) error {
+	input := map[string]any{"command": "go test ./...", "cwd": "."}
+	switch mode {
+	case toolFail:
+		input["command"] = "go vet ./broken/..."
+	case toolBig:
+		input["command"] = "cat testdata/big.log"
+	}
+	inputText, _ := json.Marshal(input)
+	id, err := t.StartItem(model.KindToolCall, model.StatusInputStreaming, map[string]any{"toolName": "shell", "inputText": ""})
+	if err != nil {
+		return err
+	}
+	if err := stream(ctx, t, id, "inputText", string(inputText), 8); err != nil {
+		return err
+	}
+	if err := t.UpdateItem(id, model.StatusReady, map[string]any{"input": input}); err != nil {
+		return err
+	}
+	if mode == toolApproval {
+		if err := t.UpdateItem(id, model.StatusWaitingUser, nil); err != nil {
+			return err
+		}
+		d, err := t.RequestApproval(ctx, id, "Run `go test ./...` in the workspace?")
+		if err != nil {
+			return err
+		}
+		if d != "approve" {
+			return t.CompleteItem(id, model.StatusFailed, map[string]any{"error": "the user denied this command"})
+		}
+	}
+	if err := t.UpdateItem(id, model.StatusRunning, map[string]any{"output": ""}); err != nil {
+		return err
+	}
+	switch mode {
+	case toolFail:
+		if err := stream(ctx, t, id, "output", "# example.com/broken\nbroken/main.go:12:2: undefined: frobnicate\n", 24); err != nil {
+			return err
+		}
+		return t.CompleteItem(id, model.StatusFailed, map[string]any{"exitCode": 1, "error": "command exited with status 1"})
+	case toolBig:
+		var b strings.Builder
+		for i := 0; b.Len() < 80<<10; i++ {
+			fmt.Fprintf(&b, "%06d log line with some padding to make it longer than it needs to be\n", i)
+		}
+		if err := stream(ctx, t, id, "output", b.String(), 4096); err != nil {
+			return err
+		}
+		return t.CompleteItem(id, model.StatusCompleted, map[string]any{"exitCode": 0})
+	}
+	out := "ok  \tgithub.com/example/app\t0.412s\nok  \tgithub.com/example/app/api\t0.108s\n" +
+		"ok  \tgithub.com/example/app/store\t1.020s\nPASS\n"
+	if err := stream(ctx, t, id, "output", out, 24); err != nil {
+		return err
+	}
+	return t.CompleteItem(id, model.StatusCompleted, map[string]any{"exitCode": 0})
+}
+
+func demoBadToolInput(ctx context.Context, t *Turn) error {
+	id, err := t.StartItem(model.KindToolCall, model.StatusInputStreaming, map[string]any{"toolName": "shell", "inputText": ""})
+	if err != nil {
+		return err
+	}
+	if err := stream(ctx, t, id, "inputText", `{"command": "ls -la", "cwd": `, 8); err != nil {
+		return err
+	}
+	return t.CompleteItem(id, model.StatusFailed, map[string]any{"error": "the tool input is not valid JSON: unexpected end of input"})
+}
+
+func demoUnknownKind(t *Turn) error {
+	_, err := t.RecordItem("diffPreview", model.StatusCompleted, map[string]any{
+		"path":      "host/host.go",
+		"additions": 3,
+		"deletions": 1,
+		"hunks": []any{map[string]any{
+			"header": "@@ -10,4 +10,6 @@ func Start(ctx context.Context, opts Options) (*Host, error) {",
+			"lines":  []string{" \tif opts.Addr == \"\" {", "-\t\topts.Addr = \"localhost:7777\"", "+\t\topts.Addr = DefaultAddr", "+\t\t// loopback only by default", "+\t}", " }"},
+		}},
+	})
+	return err
+}
+
+func demoFailTurn(ctx context.Context, t *Turn) error {
+	id, err := t.StartItem(model.KindAgentMessage, model.StatusInProgress, map[string]any{"text": ""})
+	if err != nil {
+		return err
+	}
+	if err := stream(ctx, t, id, "text", "Let me look into that. First I will check the ", 12); err != nil {
+		return err
+	}
+	msg := "the model provider answered 500 Internal Server Error three times"
+	if _, err := t.RecordItem(model.KindError, model.StatusFailed, map[string]any{"message": msg}); err != nil {
+		return err
+	}
+	return &TurnFailure{Code: "modelError", Message: msg}
+}
+
+func demoSlow(ctx context.Context, t *Turn) error {
+	id, err := t.StartItem(model.KindAgentMessage, model.StatusInProgress, map[string]any{"text": ""})
+	if err != nil {
+		return err
+	}
+	if err := stream(ctx, t, id, "text", "Working on it; this will take a while. ", 12); err != nil {
+		return err
+	}
+	if t.History() {
+		return t.CompleteItem(id, model.StatusCompleted, nil)
+	}
+	tm := time.NewTimer(10 * time.Minute)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-tm.C:
+	}
+	if err := t.Delta(id, "text", "Done."); err != nil {
+		return err
+	}
+	return t.CompleteItem(id, model.StatusCompleted, nil)
+}

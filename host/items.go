@@ -1,0 +1,165 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+)
+
+// marshalJSON encodes v without HTML escaping (item text is markdown full
+// of '<' and '&').
+func marshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// newID returns a fresh UUIDv7 string (time-ordered, unique).
+func newID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return id.String()
+}
+
+func nowRFC3339() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+
+// cutUTF8 returns the longest prefix of s of at most n bytes that does not
+// split a UTF-8 sequence.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// boundValue cuts every string inside v to FieldBound bytes, appending the
+// dotted path of each cut string to trunc. It understands the shapes an
+// agent passes (string, []string, []any, map[string]any) and leaves other
+// values as they are.
+func boundValue(path string, v any, trunc *[]string) any {
+	switch x := v.(type) {
+	case string:
+		if len(x) > FieldBound {
+			*trunc = append(*trunc, path)
+			return cutUTF8(x, FieldBound)
+		}
+		return x
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = boundValue(path+"."+strconv.Itoa(i), e, trunc)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = boundValue(path+"."+strconv.Itoa(i), e, trunc)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = boundValue(path+"."+k, e, trunc)
+		}
+		return out
+	}
+	return v
+}
+
+// itemObject is an item under construction: its members as raw JSON.
+type itemObject map[string]json.RawMessage
+
+// newItemObject starts revision 1 of an item at position pos.
+func newItemObject(id, kind, turnID, status string, pos int64) itemObject {
+	o := itemObject{}
+	o.set("itemId", id)
+	o.set("kind", kind)
+	o.set("turnId", turnID)
+	o.set("revision", 1)
+	o.set("status", status)
+	o.set("recordedAt", nowRFC3339())
+	o.set("position", pos)
+	return o
+}
+
+// nextItemObject is the next revision of an item, starting from its
+// current folded object (which holds every delta streamed so far).
+func nextItemObject(current []byte, status string) (itemObject, error) {
+	o := itemObject{}
+	if err := json.Unmarshal(current, &o); err != nil {
+		return nil, err
+	}
+	var rev int64
+	json.Unmarshal(o["revision"], &rev)
+	o.set("revision", rev+1)
+	if status != "" {
+		o.set("status", status)
+	}
+	o.set("recordedAt", nowRFC3339())
+	return o, nil
+}
+
+func (o itemObject) set(k string, v any) {
+	b, err := marshalJSON(v)
+	if err != nil {
+		b = []byte("null")
+	}
+	o[k] = b
+}
+
+// truncated returns the item's truncated field paths.
+func (o itemObject) truncated() []string {
+	var t []string
+	json.Unmarshal(o["truncated"], &t)
+	return t
+}
+
+// apply sets agent-supplied members, bounded, merging cut paths into
+// "truncated". Common members the host owns cannot be overridden.
+func (o itemObject) apply(fields map[string]any) {
+	var cut []string
+	for k, v := range fields {
+		switch k {
+		case "itemId", "kind", "turnId", "revision", "recordedAt", "position", "truncated":
+			continue
+		}
+		o.set(k, boundValue(k, v, &cut))
+	}
+	o.addTruncated(cut...)
+}
+
+func (o itemObject) addTruncated(paths ...string) {
+	if len(paths) == 0 {
+		return
+	}
+	t := o.truncated()
+	for _, p := range paths {
+		if !slices.Contains(t, p) {
+			t = append(t, p)
+		}
+	}
+	slices.Sort(t)
+	o.set("truncated", t)
+}
+
+func (o itemObject) raw() json.RawMessage {
+	b, _ := marshalJSON(map[string]json.RawMessage(o))
+	return b
+}

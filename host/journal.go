@@ -1,0 +1,166 @@
+package host
+
+import (
+	"slices"
+	"sort"
+	"sync"
+)
+
+// journalEvent is one durable event as stored: its seq, method and the
+// params object exactly as it was sent.
+type journalEvent struct {
+	Seq    int64
+	Method string
+	Params []byte
+}
+
+// sessionRecord is a session as stored.
+type sessionRecord struct {
+	ID        string
+	Epoch     string
+	CreatedAt string
+	// Lease is the seq high-water mark: no seq above it was ever emitted.
+	Lease int64
+}
+
+// journal stores durable events. Appends for one session are serialised by
+// the caller (the session lock); reads may run concurrently with appends
+// and see every append that returned before they started.
+type journal interface {
+	durable() bool
+	createSession(rec sessionRecord) error
+	sessions() ([]sessionRecord, error)
+	// append stores events in one commit; when lease > 0 it also records the
+	// session's new seq high-water mark in the same commit.
+	append(sid string, evs []journalEvent, lease int64) error
+	setLease(sid string, lease int64) error
+	// readAfter returns events with after < seq <= upto, oldest first, at
+	// most limit of them and about maxBytes of params (at least one), and
+	// whether more events in range remain.
+	readAfter(sid string, after, upto int64, limit, maxBytes int) ([]journalEvent, bool, error)
+	// readSeqs returns the events with the given seqs, in seq order.
+	readSeqs(sid string, seqs []int64) ([]journalEvent, error)
+	// scan calls fn for every event of a session in seq order.
+	scan(sid string, fn func(journalEvent) error) error
+	reject(sid, commandID, reason string) error
+	rejections(sid string) (map[string]string, error)
+	setMeta(key, value string) error
+	meta(key string) (string, error)
+	close() error
+}
+
+// memJournal is the ephemeral profile's journal: everything in memory.
+type memJournal struct {
+	mu     sync.RWMutex
+	recs   []sessionRecord
+	events map[string][]journalEvent
+	rej    map[string]map[string]string
+	kv     map[string]string
+}
+
+func newMemJournal() *memJournal {
+	return &memJournal{events: map[string][]journalEvent{}, rej: map[string]map[string]string{}, kv: map[string]string{}}
+}
+
+func (m *memJournal) durable() bool { return false }
+
+func (m *memJournal) createSession(rec sessionRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.recs = append(m.recs, rec)
+	return nil
+}
+
+func (m *memJournal) sessions() ([]sessionRecord, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return slices.Clone(m.recs), nil
+}
+
+func (m *memJournal) append(sid string, evs []journalEvent, lease int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.events[sid] = append(m.events[sid], evs...)
+	return nil
+}
+
+func (m *memJournal) setLease(string, int64) error { return nil }
+
+func (m *memJournal) readAfter(sid string, after, upto int64, limit, maxBytes int) ([]journalEvent, bool, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	all := m.events[sid]
+	i := sort.Search(len(all), func(i int) bool { return all[i].Seq > after })
+	var out []journalEvent
+	size := 0
+	for ; i < len(all) && all[i].Seq <= upto; i++ {
+		if len(out) >= limit || (len(out) > 0 && size+len(all[i].Params) > maxBytes) {
+			return out, true, nil
+		}
+		out = append(out, all[i])
+		size += len(all[i].Params)
+	}
+	return out, false, nil
+}
+
+func (m *memJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	all := m.events[sid]
+	out := make([]journalEvent, 0, len(seqs))
+	for _, q := range seqs {
+		i := sort.Search(len(all), func(i int) bool { return all[i].Seq >= q })
+		if i < len(all) && all[i].Seq == q {
+			out = append(out, all[i])
+		}
+	}
+	slices.SortFunc(out, func(a, b journalEvent) int { return int(a.Seq - b.Seq) })
+	return out, nil
+}
+
+func (m *memJournal) scan(sid string, fn func(journalEvent) error) error {
+	m.mu.RLock()
+	evs := slices.Clone(m.events[sid])
+	m.mu.RUnlock()
+	for _, e := range evs {
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *memJournal) reject(sid, cid, reason string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.rej[sid] == nil {
+		m.rej[sid] = map[string]string{}
+	}
+	m.rej[sid][cid] = reason
+	return nil
+}
+
+func (m *memJournal) rejections(sid string) (map[string]string, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := map[string]string{}
+	for k, v := range m.rej[sid] {
+		out[k] = v
+	}
+	return out, nil
+}
+
+func (m *memJournal) setMeta(k, v string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.kv[k] = v
+	return nil
+}
+
+func (m *memJournal) meta(k string) (string, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.kv[k], nil
+}
+
+func (m *memJournal) close() error { return nil }

@@ -1,0 +1,257 @@
+package host
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+)
+
+// sqliteJournal is the durable profile's journal: a SQLite database in WAL
+// mode. Writes go through one connection (SQLite has one writer anyway);
+// reads use a separate pool and run concurrently with writes.
+type sqliteJournal struct {
+	w, r *sql.DB
+
+	insEvent *sql.Stmt
+	setLeas  *sql.Stmt
+}
+
+const journalSchema = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sessions(
+	session_id TEXT PRIMARY KEY,
+	epoch TEXT NOT NULL,
+	created_at TEXT NOT NULL,
+	seq_lease INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events(
+	session_id TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	method TEXT NOT NULL,
+	params BLOB NOT NULL,
+	PRIMARY KEY(session_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rejections(
+	session_id TEXT NOT NULL,
+	command_id TEXT NOT NULL,
+	reason TEXT NOT NULL,
+	PRIMARY KEY(session_id, command_id)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO meta(key, value) VALUES('schema', '1');
+`
+
+func openSQLiteJournal(path string, syncFull bool) (*sqliteJournal, error) {
+	sync := "NORMAL"
+	if syncFull {
+		sync = "FULL"
+	}
+	dsn := func(extra string) string {
+		q := url.Values{}
+		q.Add("_pragma", "busy_timeout(10000)")
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous("+sync+")")
+		if extra != "" {
+			q.Add("_pragma", extra)
+		}
+		return "file:" + path + "?" + q.Encode()
+	}
+	w, err := sql.Open("sqlite", dsn(""))
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	if _, err := w.Exec(journalSchema); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", dsn("query_only(1)"))
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	r.SetMaxOpenConns(4)
+	j := &sqliteJournal{w: w, r: r}
+	if j.insEvent, err = w.Prepare(`INSERT INTO events(session_id, seq, method, params) VALUES(?, ?, ?, ?)`); err == nil {
+		j.setLeas, err = w.Prepare(`UPDATE sessions SET seq_lease = ? WHERE session_id = ? AND seq_lease < ?`)
+	}
+	if err != nil {
+		j.close()
+		return nil, err
+	}
+	return j, nil
+}
+
+func (j *sqliteJournal) durable() bool { return true }
+
+func (j *sqliteJournal) createSession(rec sessionRecord) error {
+	_, err := j.w.Exec(`INSERT INTO sessions(session_id, epoch, created_at, seq_lease) VALUES(?, ?, ?, ?)`,
+		rec.ID, rec.Epoch, rec.CreatedAt, rec.Lease)
+	return err
+}
+
+func (j *sqliteJournal) sessions() ([]sessionRecord, error) {
+	rows, err := j.r.Query(`SELECT session_id, epoch, created_at, seq_lease FROM sessions ORDER BY created_at, session_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []sessionRecord
+	for rows.Next() {
+		var r sessionRecord
+		if err := rows.Scan(&r.ID, &r.Epoch, &r.CreatedAt, &r.Lease); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func (j *sqliteJournal) append(sid string, evs []journalEvent, lease int64) error {
+	tx, err := j.w.Begin()
+	if err != nil {
+		return err
+	}
+	ins := tx.Stmt(j.insEvent)
+	for _, e := range evs {
+		if _, err := ins.Exec(sid, e.Seq, e.Method, e.Params); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	if lease > 0 {
+		if _, err := tx.Stmt(j.setLeas).Exec(lease, sid, lease); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+func (j *sqliteJournal) setLease(sid string, lease int64) error {
+	_, err := j.setLeas.Exec(lease, sid, lease)
+	return err
+}
+
+func (j *sqliteJournal) readAfter(sid string, after, upto int64, limit, maxBytes int) ([]journalEvent, bool, error) {
+	rows, err := j.r.Query(`SELECT seq, method, params FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
+		sid, after, upto, limit+1)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	var out []journalEvent
+	size := 0
+	for rows.Next() {
+		var e journalEvent
+		if err := rows.Scan(&e.Seq, &e.Method, &e.Params); err != nil {
+			return nil, false, err
+		}
+		if len(out) >= limit || (len(out) > 0 && size+len(e.Params) > maxBytes) {
+			return out, true, nil
+		}
+		out = append(out, e)
+		size += len(e.Params)
+	}
+	return out, false, rows.Err()
+}
+
+func (j *sqliteJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) {
+	if len(seqs) == 0 {
+		return nil, nil
+	}
+	args := make([]any, 0, len(seqs)+1)
+	args = append(args, sid)
+	for _, s := range seqs {
+		args = append(args, s)
+	}
+	q := `SELECT seq, method, params FROM events WHERE session_id = ? AND seq IN (?` +
+		strings.Repeat(",?", len(seqs)-1) + `) ORDER BY seq`
+	rows, err := j.r.Query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]journalEvent, 0, len(seqs))
+	for rows.Next() {
+		var e journalEvent
+		if err := rows.Scan(&e.Seq, &e.Method, &e.Params); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+func (j *sqliteJournal) scan(sid string, fn func(journalEvent) error) error {
+	rows, err := j.r.Query(`SELECT seq, method, params FROM events WHERE session_id = ? ORDER BY seq`, sid)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e journalEvent
+		if err := rows.Scan(&e.Seq, &e.Method, &e.Params); err != nil {
+			return err
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func (j *sqliteJournal) reject(sid, cid, reason string) error {
+	_, err := j.w.Exec(`INSERT OR IGNORE INTO rejections(session_id, command_id, reason) VALUES(?, ?, ?)`, sid, cid, reason)
+	return err
+}
+
+func (j *sqliteJournal) rejections(sid string) (map[string]string, error) {
+	rows, err := j.r.Query(`SELECT command_id, reason FROM rejections WHERE session_id = ?`, sid)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var c, r string
+		if err := rows.Scan(&c, &r); err != nil {
+			return nil, err
+		}
+		out[c] = r
+	}
+	return out, rows.Err()
+}
+
+func (j *sqliteJournal) setMeta(k, v string) error {
+	_, err := j.w.Exec(`INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, k, v)
+	return err
+}
+
+func (j *sqliteJournal) meta(k string) (string, error) {
+	var v string
+	err := j.r.QueryRow(`SELECT value FROM meta WHERE key = ?`, k).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+func (j *sqliteJournal) close() error {
+	var errs []error
+	for _, st := range []*sql.Stmt{j.insEvent, j.setLeas} {
+		if st != nil {
+			st.Close()
+		}
+	}
+	if j.r != nil {
+		errs = append(errs, j.r.Close())
+	}
+	if j.w != nil {
+		errs = append(errs, j.w.Close())
+	}
+	return errors.Join(errs...)
+}

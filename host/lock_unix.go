@@ -1,0 +1,27 @@
+//go:build unix
+
+package host
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// lockDataDir takes an exclusive advisory lock on dir/lock so that two hosts
+// never append to one journal. The kernel releases it when the process
+// dies, however it dies.
+func lockDataDir(dir string) (release func(), err error) {
+	f, err := os.OpenFile(dir+"/lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("data directory %s is in use by another host: %w", dir, err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}

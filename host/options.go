@@ -1,0 +1,91 @@
+package host
+
+import (
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/adrg/xdg"
+)
+
+// Defaults and bounds of the reference host. They are part of its documented
+// behaviour (docs/host.md) and are reported in the initialize result's
+// features.
+const (
+	// DefaultAddr is where a host listens when Options.Addr is empty.
+	DefaultAddr = "127.0.0.1:7777"
+	// WSPath is the WebSocket endpoint.
+	WSPath = "/v1/ws"
+	// FieldBound is the largest string field an item may carry, in bytes.
+	// Longer values are cut on a UTF-8 boundary and listed in "truncated".
+	FieldBound = 64 << 10
+	// MaxFrameBytes is the largest frame the host reads; a bigger one closes
+	// the connection with 1009.
+	MaxFrameBytes = 4 << 20
+	// PageBytes is the approximate byte bound of a page or snapshot.
+	PageBytes = 1 << 20
+	// MaxQueuedTurns is how many turns a session admits behind its active
+	// turn; a submission beyond it is answered -32001 (backpressured).
+	MaxQueuedTurns = 64
+	// DefaultOutboundQueue is the per-connection outbound queue bound, in
+	// messages, when Options.OutboundQueue is zero.
+	DefaultOutboundQueue = 1024
+	// DefaultPageLimit is the limit of view/page and session/subscribe when
+	// the request names none; MaxPageLimit caps what a request may ask.
+	DefaultPageLimit = 200
+	MaxPageLimit     = 1000
+	// PingInterval is how often the host pings each connection; a
+	// connection silent for ReadTimeout is dropped.
+	PingInterval = 15 * time.Second
+	ReadTimeout  = 45 * time.Second
+)
+
+// Options configure a Host. The zero value is a durable host with the demo
+// agent on DefaultAddr, its journal and token in DefaultDataDir.
+type Options struct {
+	// Addr is the listen address; "" means DefaultAddr and "127.0.0.1:0"
+	// picks a free port (read it back with Host.Addr).
+	Addr string
+	// DataDir holds the durable journal (journal.db), the token file and a
+	// lock file. "" means DefaultDataDir() for a durable host; an ephemeral
+	// host with DataDir "" keeps its token in memory only, and one with a
+	// DataDir keeps only its token there (so same-machine clients can read
+	// it), never session data.
+	DataDir string
+	// Ephemeral keeps sessions in memory only: nothing survives the process.
+	Ephemeral bool
+	// NoAuth serves without a bearer token. Start refuses it unless Addr is
+	// a loopback address.
+	NoAuth bool
+	// Agent names the agent that runs turns: "demo" (also when empty).
+	Agent string
+	// AgentImpl, when non-nil, runs turns instead of the agent named by
+	// Agent. It must be safe for concurrent use by several sessions.
+	AgentImpl Agent
+	// Pace is the delay between the demo agent's stream steps; 0 streams
+	// as fast as the host can emit.
+	Pace time.Duration
+	// Logger receives the host's diagnostics; nil discards them.
+	Logger *slog.Logger
+	// DemoSession creates, on first start (no sessions in the journal), a
+	// session holding a short scripted history that shows every item kind.
+	DemoSession bool
+	// OutboundQueue bounds each connection's outbound queue, in messages;
+	// 0 means DefaultOutboundQueue.
+	OutboundQueue int
+	// SyncFull makes every journal commit wait for fsync (SQLite
+	// synchronous=FULL). By default commits survive a process crash
+	// (kill -9) but the last few may be lost on power failure.
+	SyncFull bool
+}
+
+// DefaultDataDir is the data directory of a host started without one:
+// "$XDG_STATE_HOME/lookout" (on Linux usually ~/.local/state/lookout).
+func DefaultDataDir() string { return filepath.Join(xdg.StateHome, "lookout") }
+
+// TokenPath is the file, inside dataDir, where a host keeps its bearer
+// token (mode 0600). Clients on the same machine read the token from it.
+func TokenPath(dataDir string) string { return filepath.Join(dataDir, "token") }
+
+// JournalPath is the SQLite journal of a durable host in dataDir.
+func JournalPath(dataDir string) string { return filepath.Join(dataDir, "journal.db") }

@@ -1,0 +1,202 @@
+package host
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// loadSessions rebuilds every session from the journal: its fold, indexes
+// and commands. A session left with open items or an active turn by an
+// abnormal death gets its host-death terminals appended now, before anyone
+// can subscribe. Queued turns stay queued; Start launches them.
+func (h *Host) loadSessions() error {
+	recs, err := h.j.sessions()
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	for _, rec := range recs {
+		s := newSession(h, rec)
+		if err := s.load(); err != nil {
+			return fmt.Errorf("journal: session %s: %w", rec.ID, err)
+		}
+		s.mu.Lock()
+		err := s.recoverLocked()
+		s.mu.Unlock()
+		if err != nil {
+			return fmt.Errorf("journal: session %s: recovery: %w", rec.ID, err)
+		}
+		h.sessions[s.id] = s
+		h.order = append(h.order, s)
+	}
+	return nil
+}
+
+// load folds the session's journal.
+func (s *session) load() error {
+	var last int64
+	err := s.h.j.scan(s.id, func(e journalEvent) error {
+		ev, err := model.DecodeNotification(e.Method, e.Params)
+		if err != nil {
+			return fmt.Errorf("seq %d: %w", e.Seq, err)
+		}
+		if err := s.state.Apply(ev); err != nil {
+			return fmt.Errorf("seq %d: %w", e.Seq, err)
+		}
+		s.indexLocked(ev)
+		s.trackCommand(ev)
+		last = e.Seq
+		if t, err := time.Parse(time.RFC3339Nano, stringOf(ev, "recordedAt")); err == nil {
+			s.updatedAt = t
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.seq = max(s.lease, last)
+	rej, err := s.h.j.rejections(s.id)
+	if err != nil {
+		return err
+	}
+	s.rejected = rej
+	return nil
+}
+
+func stringOf(ev *model.Event, field string) string {
+	if ev.Item != nil {
+		return ev.Item.String(field)
+	}
+	return ""
+}
+
+// trackCommand rebuilds the command table from journaled turn events.
+func (s *session) trackCommand(ev *model.Event) {
+	switch ev.Method {
+	case model.MethodTurnQueued:
+		if ev.CommandID != "" && s.commands[ev.CommandID] == nil {
+			s.remember(&command{id: ev.CommandID, turnID: ev.TurnID, text: ev.Text, first: "queued", state: "queued"})
+		}
+	case model.MethodTurnStarted:
+		cmd := s.byTurn[ev.TurnID]
+		if cmd == nil && ev.CommandID != "" {
+			cmd = &command{id: ev.CommandID, turnID: ev.TurnID, first: "started"}
+			s.remember(cmd)
+		}
+		if cmd != nil {
+			cmd.state = "started"
+		}
+	case model.MethodTurnUnqueued:
+		cmd := s.byTurn[ev.TurnID]
+		if cmd == nil {
+			cmd = s.commands[ev.CommandID]
+		}
+		if cmd != nil {
+			cmd.state, cmd.kind = "settled", "unqueued"
+		}
+	case model.MethodTurnCompleted:
+		if cmd := s.byTurn[ev.TurnID]; cmd != nil && cmd.state == "queued" {
+			cmd.state, cmd.kind = "settled", "launchFailed"
+		}
+	case model.MethodItemCompleted, model.MethodItemStarted, model.MethodItemUpdated:
+		if ev.Item.Kind == model.KindUserMessage {
+			if cmd := s.commands[ev.Item.CommandID()]; cmd != nil {
+				cmd.state, cmd.kind, cmd.itemID = "settled", "userMessage", ev.Item.ID
+			}
+		}
+	case model.MethodApprovalResolved:
+		s.resolved[ev.ApprovalID] = ev.Decision
+	}
+}
+
+// recoverLocked appends the terminals an abnormal death left missing:
+// item/completed (failed, endedBy hostDeath) for every open item, approval
+// resolutions ("cancelled") for pending approvals, and turn/completed
+// (failed, error hostDeath) for the active turn. Queued turns are
+// restored to the run queue.
+func (s *session) recoverLocked() error {
+	var open []*model.Item
+	for _, it := range s.state.Items() {
+		if it.IsOpen() {
+			open = append(open, it)
+		}
+	}
+	for _, it := range open {
+		o, err := nextItemObject(it.AppendJSON(nil), model.StatusFailed)
+		if err != nil {
+			return err
+		}
+		o.set("endedBy", "hostDeath")
+		if _, err := s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()}); err != nil {
+			return err
+		}
+	}
+	v := s.state.View()
+	for _, a := range v.Approvals {
+		if _, err := s.emitLocked(model.MethodApprovalResolved, map[string]any{"approvalId": a.ApprovalID, "decision": "cancelled"}); err != nil {
+			return err
+		}
+		s.resolved[a.ApprovalID] = "cancelled"
+	}
+	if at := s.state.ActiveTurn(); at != nil {
+		if _, err := s.emitLocked(model.MethodTurnCompleted, map[string]any{"turnId": at.TurnID, "status": model.StatusFailed,
+			"error": map[string]string{"code": "hostDeath", "message": "the host stopped while this turn was running"}}); err != nil {
+			return err
+		}
+		if cmd := s.byTurn[at.TurnID]; cmd != nil && cmd.state != "settled" {
+			cmd.state = "settled"
+			if cmd.kind == "" {
+				cmd.kind = "launchFailed"
+			}
+		}
+	}
+	for _, q := range s.state.QueuedTurns() {
+		cmd := s.byTurn[q.TurnID]
+		if cmd == nil {
+			cmd = &command{id: q.CommandID, turnID: q.TurnID, text: q.Text, first: "queued", state: "queued"}
+			s.remember(cmd)
+		}
+		if cmd.text == "" {
+			cmd.text = q.Text
+		}
+		if !slices.ContainsFunc(s.queue, func(x *queuedTurn) bool { return x.cmd == cmd }) {
+			s.queue = append(s.queue, &queuedTurn{cmd: cmd})
+		}
+	}
+	return nil
+}
+
+// setupDemo creates the demo session on first start (when asked and the
+// journal holds no session yet), or finds the one created earlier.
+func (h *Host) setupDemo() error {
+	id, err := h.j.meta("demoSession")
+	if err != nil {
+		return err
+	}
+	if id != "" && h.sessions[id] != nil {
+		h.demoSID = id
+		return nil
+	}
+	if !h.opts.DemoSession || len(h.order) > 0 {
+		return nil
+	}
+	s, err := h.createSession("Lookout demo: every kind of item")
+	if err != nil {
+		return err
+	}
+	if err := h.j.setMeta("demoSession", s.id); err != nil {
+		return err
+	}
+	h.demoSID = s.id
+	for i, prompt := range demoHistoryPrompts {
+		if _, rerr := s.submit(fmt.Sprintf("demo-history-%d", i+1), prompt, true); rerr != nil {
+			return rerr
+		}
+		if !s.waitIdle(time.Minute) {
+			return fmt.Errorf("demo history turn %d did not finish", i+1)
+		}
+	}
+	return nil
+}

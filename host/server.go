@@ -1,0 +1,413 @@
+package host
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"crypto/subtle"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+var upgrader = websocket.Upgrader{
+	ReadBufferSize:  16 << 10,
+	WriteBufferSize: 32 << 10,
+	// The Origin check is done before upgrading (serveWS), with the
+	// protocol's rule rather than gorilla's.
+	CheckOrigin: func(*http.Request) bool { return true },
+}
+
+// serveWS authenticates and upgrades one client, then runs its reader.
+func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
+	if origin := r.Header.Get("Origin"); origin != "" && !sameOrigin(origin, r.Host) {
+		http.Error(w, "forbidden: cross-origin WebSocket upgrade", http.StatusForbidden)
+		return
+	}
+	if !h.opts.NoAuth && !h.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="lookout"`)
+		http.Error(w, "unauthorized: a bearer token is required (Authorization header or ?token=)", http.StatusUnauthorized)
+		return
+	}
+	ws, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader has answered
+	}
+	ws.SetReadLimit(MaxFrameBytes)
+	c := newConn(h, ws, h.opts.OutboundQueue)
+	if !h.addConn(c) {
+		ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1001, "host shutting down"), time.Now().Add(time.Second))
+		ws.Close()
+		return
+	}
+	go c.writeLoop()
+	c.readLoop()
+}
+
+func (h *Host) authorized(r *http.Request) bool {
+	tok := ""
+	if a := r.Header.Get("Authorization"); a != "" {
+		if len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
+			tok = strings.TrimSpace(a[7:])
+		}
+	} else {
+		tok = r.URL.Query().Get("token")
+	}
+	return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(h.token)) == 1
+}
+
+// readLoop reads frames until the connection ends, answering each request
+// in order.
+func (c *conn) readLoop() {
+	defer c.finish()
+	c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+	c.ws.SetPongHandler(func(string) error {
+		c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+		return nil
+	})
+	for {
+		typ, data, err := c.ws.ReadMessage()
+		if err != nil {
+			return
+		}
+		c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+		if typ != websocket.TextMessage {
+			c.reply(nullID, nil, &rpcError{Code: CodeInvalidRequest, Message: "invalid request: only text frames are accepted"})
+			continue
+		}
+		c.handle(data)
+	}
+}
+
+func (c *conn) reply(id json.RawMessage, result any, rerr *rpcError) {
+	c.enqueue(outMsg{data: responseFrame(id, result, rerr), kind: kindResponse})
+}
+
+// handle answers one frame. Nothing a client sends can stop the host or
+// touch other connections: the worst it gets is an error answer.
+func (c *conn) handle(data []byte) {
+	req, id, rerr := parseIncoming(data)
+	if rerr != nil {
+		c.reply(id, nil, rerr)
+		return
+	}
+	if req == nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			c.h.log.Error("request handler panicked", "method", req.method, "panic", r)
+			c.reply(req.id, nil, &rpcError{Code: -32603, Message: "internal error"})
+		}
+	}()
+	var result any
+	switch req.method {
+	case "initialize":
+		result, rerr = c.initialize(req.params)
+	case "session/list":
+		result, rerr = c.listSessions()
+	case "session/create":
+		result, rerr = c.createSession(req.params)
+	case "session/subscribe":
+		rerr = c.subscribe(req)
+		if rerr == nil {
+			return // answered under the session lock
+		}
+	case "session/unsubscribe":
+		result, rerr = c.unsubscribe(req.params)
+	case "view/page":
+		result, rerr = c.page(req.params)
+	case "turn/submit":
+		result, rerr = c.submit(req.params)
+	case "command/replay":
+		result, rerr = c.replay(req.params)
+	case "turn/unqueue":
+		result, rerr = c.unqueue(req.params)
+	case "turn/interrupt":
+		result, rerr = c.interrupt(req.params)
+	case "approval/respond":
+		result, rerr = c.respond(req.params)
+	default:
+		rerr = &rpcError{Code: CodeMethodNotFound, Message: "method not found: " + req.method}
+	}
+	c.reply(req.id, result, rerr)
+}
+
+func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		ClientInfo *struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"clientInfo"`
+		Capabilities *struct {
+			Deltas *bool `json:"deltas"`
+		} `json:"capabilities"`
+	}
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	if p.Capabilities != nil && p.Capabilities.Deltas != nil {
+		c.deltas.Store(*p.Capabilities.Deltas)
+	}
+	return map[string]any{
+		"serverInfo":      map[string]string{"name": "lookout-host", "version": Version},
+		"protocolVersion": 1,
+		"durability":      c.h.Durability(),
+		"features": map[string]any{
+			"agent":          agentName(c.h),
+			"deltas":         c.deltas.Load(),
+			"fieldBound":     FieldBound,
+			"maxFrameBytes":  MaxFrameBytes,
+			"pageBytes":      PageBytes,
+			"maxPageLimit":   MaxPageLimit,
+			"maxQueuedTurns": MaxQueuedTurns,
+			"commandReplay":  true,
+			"approvals":      true,
+		},
+	}, nil
+}
+
+func agentName(h *Host) string {
+	if h.opts.AgentImpl != nil {
+		return "custom"
+	}
+	return "demo"
+}
+
+func (c *conn) listSessions() (any, *rpcError) {
+	list := c.h.sessionList()
+	out := make([]map[string]any, len(list))
+	for i, s := range list {
+		out[i] = s.summary()
+	}
+	return map[string]any{"sessions": out}, nil
+}
+
+func (c *conn) createSession(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		Title *string `json:"title"`
+	}
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	title := ""
+	if p.Title != nil {
+		title = *p.Title
+	}
+	if len(title) > FieldBound {
+		return nil, errInvalidParams("invalid params: title is too long")
+	}
+	s, err := c.h.createSession(title)
+	if err != nil {
+		return nil, &rpcError{Code: CodeBackpressured, Message: "backpressured: " + err.Error()}
+	}
+	return map[string]any{"sessionId": s.id}, nil
+}
+
+// sessionParam finds the session named by a request's sessionId.
+func (c *conn) sessionParam(sid *string) (*session, *rpcError) {
+	if sid == nil || *sid == "" {
+		return nil, errInvalidParams("invalid params: sessionId is required")
+	}
+	s := c.h.session(*sid)
+	if s == nil {
+		return nil, errUnknownSession(*sid)
+	}
+	return s, nil
+}
+
+func limitParam(l *int) (int, *rpcError) {
+	if l == nil {
+		return DefaultPageLimit, nil
+	}
+	if *l < 1 {
+		return 0, errInvalidParams("invalid params: limit must be at least 1")
+	}
+	return min(*l, MaxPageLimit), nil
+}
+
+func (c *conn) subscribe(req *incoming) *rpcError {
+	var p struct {
+		SessionID *string `json:"sessionId"`
+		Cursor    *string `json:"cursor"`
+		Epoch     *string `json:"epoch"`
+		Limit     *int    `json:"limit"`
+	}
+	if e := decodeParams(req.params, &p); e != nil {
+		return e
+	}
+	s, e := c.sessionParam(p.SessionID)
+	if e != nil {
+		return e
+	}
+	limit, e := limitParam(p.Limit)
+	if e != nil {
+		return e
+	}
+	return s.subscribe(c, req.id, p.Cursor, p.Epoch, limit)
+}
+
+func (c *conn) unsubscribe(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		SessionID *string `json:"sessionId"`
+	}
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	s, e := c.sessionParam(p.SessionID)
+	if e != nil {
+		return nil, e
+	}
+	s.unsubscribe(c)
+	c.removeSub(s)
+	return struct{}{}, nil
+}
+
+func (c *conn) page(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		SessionID *string `json:"sessionId"`
+		Epoch     *string `json:"epoch"`
+		Direction *string `json:"direction"`
+		Cursor    *string `json:"cursor"`
+		Limit     *int    `json:"limit"`
+	}
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	s, e := c.sessionParam(p.SessionID)
+	if e != nil {
+		return nil, e
+	}
+	limit, e := limitParam(p.Limit)
+	if e != nil {
+		return nil, e
+	}
+	if p.Direction == nil || (*p.Direction != "after" && *p.Direction != "before") {
+		return nil, errInvalidParams(`invalid params: direction must be "after" or "before"`)
+	}
+	if p.Epoch != nil && *p.Epoch != s.epoch {
+		return nil, errStale(s.epoch, "stale cursor: the epoch is "+s.epoch)
+	}
+	var seq int64 = -1
+	if p.Cursor != nil && *p.Cursor != "" {
+		sid, n, ok := model.ParseCursor(*p.Cursor)
+		if !ok || sid != s.id {
+			return nil, errInvalidParams("invalid params: cursor is not a cursor of this session")
+		}
+		seq = n
+	}
+	if *p.Direction == "after" {
+		return s.pageAfter(max(seq, 0), limit)
+	}
+	return s.pageBefore(seq, limit)
+}
+
+func (c *conn) submit(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		SessionID *string `json:"sessionId"`
+		CommandID *string `json:"commandId"`
+		Text      *string `json:"text"`
+	}
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	s, e := c.sessionParam(p.SessionID)
+	if e != nil {
+		return nil, e
+	}
+	if p.CommandID == nil || *p.CommandID == "" || len(*p.CommandID) > 256 {
+		return nil, errInvalidParams("invalid params: commandId must be a non-empty string of at most 256 bytes")
+	}
+	if p.Text == nil {
+		return nil, errInvalidParams("invalid params: text is required")
+	}
+	return s.submit(*p.CommandID, *p.Text, false)
+}
+
+func (c *conn) replay(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		SessionID *string `json:"sessionId"`
+		CommandID *string `json:"commandId"`
+	}
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	s, e := c.sessionParam(p.SessionID)
+	if e != nil {
+		return nil, e
+	}
+	if p.CommandID == nil || *p.CommandID == "" {
+		return nil, errInvalidParams("invalid params: commandId is required")
+	}
+	return s.replay(*p.CommandID), nil
+}
+
+func (c *conn) unqueue(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		SessionID *string `json:"sessionId"`
+		CommandID *string `json:"commandId"`
+	}
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	s, e := c.sessionParam(p.SessionID)
+	if e != nil {
+		return nil, e
+	}
+	if p.CommandID == nil || *p.CommandID == "" {
+		return nil, errInvalidParams("invalid params: commandId is required")
+	}
+	if e := s.unqueue(*p.CommandID, "unqueued"); e != nil {
+		return nil, e
+	}
+	return struct{}{}, nil
+}
+
+func (c *conn) interrupt(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		SessionID *string `json:"sessionId"`
+		TurnID    *string `json:"turnId"`
+	}
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	s, e := c.sessionParam(p.SessionID)
+	if e != nil {
+		return nil, e
+	}
+	if p.TurnID == nil || *p.TurnID == "" {
+		return nil, errInvalidParams("invalid params: turnId is required")
+	}
+	if e := s.interrupt(*p.TurnID); e != nil {
+		return nil, e
+	}
+	return struct{}{}, nil
+}
+
+func (c *conn) respond(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		SessionID  *string `json:"sessionId"`
+		ApprovalID *string `json:"approvalId"`
+		Decision   *string `json:"decision"`
+	}
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	s, e := c.sessionParam(p.SessionID)
+	if e != nil {
+		return nil, e
+	}
+	if p.ApprovalID == nil || *p.ApprovalID == "" {
+		return nil, errInvalidParams("invalid params: approvalId is required")
+	}
+	if p.Decision == nil || (*p.Decision != "approve" && *p.Decision != "deny") {
+		return nil, errInvalidParams(`invalid params: decision must be "approve" or "deny"`)
+	}
+	if e := s.respond(*p.ApprovalID, *p.Decision); e != nil {
+		return nil, e
+	}
+	return struct{}{}, nil
+}

@@ -1,0 +1,371 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// command is what the host remembers of one admitted commandId.
+type command struct {
+	id     string
+	turnID string
+	text   string
+	first  string // the first answer's status: "started" or "queued"
+	state  string // "queued", "started" or "settled"
+	// settlement, once settled: kind "userMessage" (itemID), "unqueued" or
+	// "launchFailed".
+	kind   string
+	itemID string
+}
+
+type queuedTurn struct {
+	cmd     *command
+	history bool // a scripted history turn: no pace, approvals granted
+}
+
+// turnRun is the active turn.
+type turnRun struct {
+	id          string
+	cmd         *command
+	ctx         context.Context
+	cancel      context.CancelFunc
+	interrupted bool // turn/interrupt asked for it
+	shutdown    bool // the host is closing
+	finished    bool // terminals emitted: the agent may emit nothing more
+	history     bool
+	items       []string // items this turn opened, in order
+	done        chan struct{}
+}
+
+type approvalWait struct {
+	id     string
+	turnID string
+	ch     chan string
+}
+
+// errBackpressure is answered -32001: nothing was admitted.
+var errHostClosing = errors.New("host is shutting down")
+
+// submit admits a prompt (turn/submit). It is idempotent by commandId.
+func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cmd := s.commands[cid]; cmd != nil {
+		return map[string]any{"status": cmd.first, "turnId": cmd.turnID}, nil
+	}
+	if reason, ok := s.rejected[cid]; ok {
+		return nil, errRejected(reason, "command was rejected: "+reason)
+	}
+	if s.h.isClosing() {
+		return nil, &rpcError{Code: CodeBackpressured, Message: "backpressured: the host is shutting down; retry with the same commandId"}
+	}
+	reject := func(reason, msg string) *rpcError {
+		if err := s.h.j.reject(s.id, cid, reason); err != nil {
+			return &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		}
+		s.rejected[cid] = reason
+		return errRejected(reason, msg)
+	}
+	switch {
+	case text == "":
+		return nil, reject("emptyText", "rejected: the prompt is empty")
+	case len(text) > FieldBound:
+		return nil, reject("textTooLong", fmt.Sprintf("rejected: the prompt is longer than %d bytes", FieldBound))
+	}
+	cmd := &command{id: cid, turnID: newID(), text: text}
+	if s.active != nil || len(s.queue) > 0 {
+		if len(s.queue) >= MaxQueuedTurns {
+			return nil, &rpcError{Code: CodeBackpressured, Message: fmt.Sprintf("backpressured: %d turns are already queued; retry later with the same commandId", len(s.queue))}
+		}
+		_, err := s.emitLocked(model.MethodTurnQueued, map[string]any{
+			"turnId": cmd.turnID, "commandId": cid, "text": text, "position": len(s.queue) + 1})
+		if err != nil {
+			return nil, &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		}
+		cmd.first, cmd.state = "queued", "queued"
+		s.remember(cmd)
+		s.queue = append(s.queue, &queuedTurn{cmd: cmd, history: history})
+		return map[string]any{"status": "queued", "turnId": cmd.turnID}, nil
+	}
+	cmd.first = "started"
+	if err := s.launchLocked(&queuedTurn{cmd: cmd, history: history}); err != nil {
+		return nil, &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+	}
+	return map[string]any{"status": "started", "turnId": cmd.turnID}, nil
+}
+
+func (s *session) remember(cmd *command) {
+	s.commands[cmd.id] = cmd
+	s.byTurn[cmd.turnID] = cmd
+}
+
+// launchLocked starts a turn: turn/started, its userMessage, then the agent
+// on its own goroutine. A launch the agent refuses is a failed
+// turn/completed with no turn/started. An error means the journal refused
+// the first event and nothing was admitted.
+func (s *session) launchLocked(qt *queuedTurn) error {
+	cmd := qt.cmd
+	if err := s.h.agent.Launch(cmd.text); err != nil {
+		_, jerr := s.emitLocked(model.MethodTurnCompleted, map[string]any{
+			"turnId": cmd.turnID, "status": model.StatusFailed,
+			"error": map[string]string{"code": "launchFailed", "message": err.Error()}})
+		if jerr != nil {
+			return jerr
+		}
+		s.remember(cmd)
+		cmd.state, cmd.kind = "settled", "launchFailed"
+		return nil
+	}
+	if _, err := s.emitLocked(model.MethodTurnStarted, map[string]any{
+		"turnId": cmd.turnID, "startedAt": nowRFC3339(), "commandId": cmd.id}); err != nil {
+		return err
+	}
+	s.remember(cmd)
+	cmd.state = "started"
+	ctx, cancel := context.WithCancel(context.Background())
+	run := &turnRun{id: cmd.turnID, cmd: cmd, ctx: ctx, cancel: cancel, history: qt.history, done: make(chan struct{})}
+	s.active = run
+	itemID := newID()
+	o := newItemObject(itemID, model.KindUserMessage, cmd.turnID, model.StatusCompleted, s.seq+1)
+	o.apply(map[string]any{"text": cmd.text, "commandId": cmd.id})
+	if _, err := s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()}); err == nil {
+		cmd.state, cmd.kind, cmd.itemID = "settled", "userMessage", itemID
+	}
+	s.h.wg.Add(1)
+	go s.runTurn(run)
+	return nil
+}
+
+// runTurn runs the agent for the active turn, then emits its terminals and
+// starts the next queued turn.
+func (s *session) runTurn(run *turnRun) {
+	defer s.h.wg.Done()
+	defer close(run.done)
+	err := s.callAgent(run)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.finishTurnLocked(run, err)
+	s.startNextLocked()
+}
+
+func (s *session) callAgent(run *turnRun) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.h.log.Error("agent panicked", "session", s.id, "turn", run.id, "panic", r, "stack", string(debug.Stack()))
+			err = &TurnFailure{Code: "agentPanic", Message: fmt.Sprint("the agent crashed: ", r)}
+		}
+	}()
+	return s.h.agent.Run(run.ctx, &Turn{s: s, run: run})
+}
+
+// finishTurnLocked emits the terminals of a turn: every item it left open,
+// every approval still pending, then turn/completed.
+func (s *session) finishTurnLocked(run *turnRun, err error) {
+	if run.finished {
+		return
+	}
+	run.finished = true
+	run.cancel()
+	status, itemStatus := model.StatusCompleted, model.StatusCompleted
+	var terr map[string]string
+	var tf *TurnFailure
+	switch {
+	case run.interrupted || run.shutdown:
+		status, itemStatus = model.StatusStopped, model.StatusStopped
+		if run.shutdown {
+			terr = map[string]string{"code": "hostShutdown", "message": "the host was shut down while this turn was running"}
+		}
+	case errors.As(err, &tf):
+		status, itemStatus = model.StatusFailed, model.StatusFailed
+		terr = map[string]string{"code": tf.Code, "message": tf.Message}
+	case err != nil:
+		status, itemStatus = model.StatusFailed, model.StatusFailed
+		terr = map[string]string{"code": "agentError", "message": err.Error()}
+	}
+	for _, id := range run.items {
+		if _, open := s.open[id]; open {
+			s.completeItemLocked(id, itemStatus, nil)
+		}
+	}
+	s.cancelApprovalsLocked(run.id)
+	fields := map[string]any{"turnId": run.id, "status": status}
+	if terr != nil {
+		fields["error"] = terr
+	}
+	s.emitLocked(model.MethodTurnCompleted, fields)
+	if s.active == run {
+		s.active = nil
+	}
+}
+
+// completeItemLocked emits item/completed for an open item at its next
+// revision, restating everything streamed so far.
+func (s *session) completeItemLocked(id, status string, fields map[string]any) error {
+	it := s.state.Item(id)
+	if it == nil {
+		return fmt.Errorf("unknown item %s", id)
+	}
+	o, err := nextItemObject(it.AppendJSON(nil), status)
+	if err != nil {
+		return err
+	}
+	o.apply(fields)
+	_, err = s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()})
+	return err
+}
+
+func (s *session) cancelApprovalsLocked(turnID string) {
+	var ids []string
+	for id, a := range s.approvals {
+		if a.turnID == turnID {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		s.resolveApprovalLocked(id, "cancelled")
+	}
+}
+
+func (s *session) resolveApprovalLocked(id, decision string) error {
+	if _, err := s.emitLocked(model.MethodApprovalResolved, map[string]any{"approvalId": id, "decision": decision}); err != nil {
+		return err
+	}
+	if a := s.approvals[id]; a != nil {
+		delete(s.approvals, id)
+		a.ch <- decision
+	}
+	s.resolved[id] = decision
+	return nil
+}
+
+// startNextLocked launches queued turns while the session is idle.
+func (s *session) startNextLocked() {
+	for s.active == nil && len(s.queue) > 0 && !s.h.isClosing() {
+		qt := s.queue[0]
+		s.queue = s.queue[1:]
+		if err := s.launchLocked(qt); err != nil {
+			// The journal refused turn/started: keep the turn queued and
+			// try again on the next turn end or restart.
+			s.queue = append([]*queuedTurn{qt}, s.queue...)
+			s.h.log.Error("launching a queued turn failed", "session", s.id, "turn", qt.cmd.turnID, "err", err)
+			return
+		}
+	}
+}
+
+// unqueue reclaims a queued command (turn/unqueue).
+func (s *session) unqueue(cid, reason string) *rpcError {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cmd := s.commands[cid]
+	if cmd == nil {
+		return errInvalidParams("unknown commandId " + cid)
+	}
+	if cmd.kind == "unqueued" {
+		return nil
+	}
+	if cmd.state != "queued" {
+		return &rpcError{Code: CodeInvalidParams, Message: "the command is not queued: its turn has " + cmd.state,
+			Data: map[string]string{"state": cmd.state}}
+	}
+	return s.unqueueLocked(cmd, reason)
+}
+
+func (s *session) unqueueLocked(cmd *command, reason string) *rpcError {
+	if _, err := s.emitLocked(model.MethodTurnUnqueued, map[string]any{
+		"turnId": cmd.turnID, "commandId": cmd.id, "reason": reason}); err != nil {
+		return &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+	}
+	s.queue = slices.DeleteFunc(s.queue, func(q *queuedTurn) bool { return q.cmd == cmd })
+	cmd.state, cmd.kind = "settled", "unqueued"
+	return nil
+}
+
+// interrupt stops a turn (turn/interrupt): the active one ends stopped, a
+// queued one is unqueued.
+func (s *session) interrupt(turnID string) *rpcError {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active != nil && s.active.id == turnID {
+		s.active.interrupted = true
+		s.active.cancel()
+		return nil
+	}
+	cmd := s.byTurn[turnID]
+	if cmd == nil {
+		return errInvalidParams("unknown turnId " + turnID)
+	}
+	if cmd.state == "queued" {
+		return s.unqueueLocked(cmd, "interrupted")
+	}
+	return nil // already over: nothing to stop
+}
+
+// respond answers an approval (approval/respond).
+func (s *session) respond(approvalID, decision string) *rpcError {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.approvals[approvalID]; !ok {
+		if _, done := s.resolved[approvalID]; done {
+			return nil
+		}
+		return errInvalidParams("unknown approvalId " + approvalID)
+	}
+	if err := s.resolveApprovalLocked(approvalID, decision); err != nil {
+		return &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+	}
+	return nil
+}
+
+// replay answers command/replay.
+func (s *session) replay(cid string) map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if reason, ok := s.rejected[cid]; ok {
+		return map[string]any{"state": "settled", "turnId": nil,
+			"settlement": map[string]any{"kind": "rejected", "reason": reason}}
+	}
+	cmd := s.commands[cid]
+	if cmd == nil {
+		return map[string]any{"state": "unknown", "turnId": nil, "settlement": nil}
+	}
+	out := map[string]any{"state": cmd.state, "turnId": cmd.turnID, "settlement": nil}
+	if cmd.state == "settled" {
+		st := map[string]any{"kind": cmd.kind}
+		if cmd.kind == "userMessage" {
+			st["itemId"] = cmd.itemID
+		}
+		out["settlement"] = st
+	}
+	return out
+}
+
+// waitIdle blocks until the session has no active and no queued turn, or
+// the timeout passes. Used for scripted history.
+func (s *session) waitIdle(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for {
+		s.mu.Lock()
+		run := s.active
+		idle := run == nil && len(s.queue) == 0
+		s.mu.Unlock()
+		if idle {
+			return true
+		}
+		if run == nil {
+			return false
+		}
+		select {
+		case <-run.done:
+		case <-time.After(time.Until(deadline)):
+			return false
+		}
+	}
+}
