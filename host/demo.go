@@ -63,7 +63,7 @@ func (DemoAgent) Run(ctx context.Context, t *Turn) error {
 	if has("warning") {
 		for attempt := 1; attempt <= 2; attempt++ {
 			if err := t.Warning(model.Warning{RequestKind: "turn", Code: "rateLimited",
-				Message: fmt.Sprintf("the model provider is rate limiting requests (attempt %d of 3)", attempt),
+				Message:   fmt.Sprintf("the model provider is rate limiting requests (attempt %d of 3)", attempt),
 				Retryable: true, Attempt: attempt, MaxAttempts: 3, WillRetry: true}); err != nil {
 				return err
 			}
