@@ -1,26 +1,232 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
+
+	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/themes"
+	"github.com/lookout-sh/lookout/tui"
 )
 
+// uiFlags are the terminal UI's flags, shared by `lookout` and `lookout
+// attach`.
+type uiFlags struct {
+	theme   string
+	tail    int
+	noMouse bool
+	logFile string
+}
+
+func (u *uiFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&u.theme, "theme", "auto", "colour theme: dark, light or auto (from the terminal background)")
+	f.IntVar(&u.tail, "tail", 200, "items to load when the session opens; older ones load when you scroll to the top")
+	f.BoolVar(&u.noMouse, "no-mouse", false, "start with the mouse released (native text selection; alt+m toggles)")
+	f.StringVar(&u.logFile, "log", "", "append client diagnostics to this file (default: none)")
+}
+
+// check validates the flags before anything starts.
+func (u *uiFlags) check() error {
+	if _, err := themes.ByName(u.theme, true); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if u.tail < 1 {
+		return &exitError{code: 2, err: errors.New("--tail must be at least 1")}
+	}
+	return nil
+}
+
+// logger opens the diagnostics log; the returned closer is never nil.
+func (u *uiFlags) logger() (*slog.Logger, io.Closer, error) {
+	if u.logFile == "" {
+		return slog.New(slog.DiscardHandler), io.NopCloser(nil), nil
+	}
+	f, err := os.OpenFile(u.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open log: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), f, nil
+}
+
 // newAttachRootCmd is `lookout` itself: with no arguments it starts the
-// embedded host with the demo agent and attaches to it.
+// embedded durable host with the demo agent on a random loopback port and
+// attaches to the demo session through the real WebSocket.
 func newAttachRootCmd() *cobra.Command {
-	return &cobra.Command{
+	var ui uiFlags
+	var dataDir string
+	var pace time.Duration
+	cmd := &cobra.Command{
 		Use:   "lookout",
 		Short: "Watch and steer coding-agent sessions from a terminal",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("not built yet") },
+		Long: `Watch and steer coding-agent sessions from a terminal.
+
+With no command, lookout starts its own durable session host (data under
+the XDG state directory, a random loopback port) with the demo agent, and
+opens the demo session. Type a prompt and press enter; words like "tool",
+"warning" or "long" in a prompt make the demo agent show more (see
+"lookout serve --help"). Press ? for every key.
+
+"lookout attach URL" attaches to another host; "lookout serve" runs one.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := ui.check(); err != nil {
+				return err
+			}
+			return runEmbedded(cmdContext(cmd), ui, dataDir, pace)
+		},
 	}
+	ui.register(cmd)
+	cmd.Flags().StringVar(&dataDir, "data", "", "data directory of the embedded host (default "+host.DefaultDataDir()+")")
+	cmd.Flags().DurationVar(&pace, "pace", 40*time.Millisecond, "delay between the demo agent's stream steps")
+	return cmd
 }
 
 // newAttachCmd is `lookout attach URL [--session ID]`.
 func newAttachCmd() *cobra.Command {
-	return &cobra.Command{
+	var ui uiFlags
+	var session, token, tokenFile, dataDir string
+	cmd := &cobra.Command{
 		Use:   "attach URL",
 		Short: "Attach to a session host",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("not built yet") },
+		Long: `Attach to a session host and open one of its sessions.
+
+URL is ws://host:port (or wss://, http(s)://, or a bare host:port; the path
+defaults to /v1/ws). Without --session a picker lists the host's sessions.
+
+The token comes from --token, else $LOOKOUT_TOKEN, else --token-file, else
+the token file of a host on this machine (<data>/token, see --data).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := ui.check(); err != nil {
+				return err
+			}
+			opts := sync.Options{URL: args[0], Token: token, TokenFile: tokenFile, SessionID: session}
+			if token == "" && tokenFile == "" && os.Getenv("LOOKOUT_TOKEN") == "" {
+				dir := dataDir
+				if dir == "" {
+					dir = host.DefaultDataDir()
+				}
+				if _, err := os.Stat(host.TokenPath(dir)); err == nil || dataDir != "" {
+					opts.TokenFile = host.TokenPath(dir)
+				}
+			}
+			return runAttach(cmdContext(cmd), ui, opts)
+		},
 	}
+	ui.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&session, "session", "", "session id to open (default: choose from a list)")
+	f.StringVar(&token, "token", "", "bearer token")
+	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token")
+	f.StringVar(&dataDir, "data", "", "data directory of a host on this machine, to read its token (default "+host.DefaultDataDir()+")")
+	return cmd
+}
+
+func cmdContext(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
+}
+
+// runEmbedded starts the durable host in-process and attaches to it.
+func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Duration) error {
+	log, closer, err := ui.logger()
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h, err := host.Start(ctx, host.Options{Addr: "127.0.0.1:0", DataDir: dataDir, Pace: pace, DemoSession: true, Logger: log})
+	if err != nil {
+		return fmt.Errorf("start the embedded host: %w", err)
+	}
+	defer h.Close()
+	opts := sync.Options{
+		URL: h.URL(), Token: h.Token(), SessionID: h.DefaultSessionID(),
+		// The host is in-process and durable: a replica cache keyed by a
+		// random port would only litter the cache directory.
+		CacheDir: "-",
+	}
+	return runUI(ctx, ui, opts, "embedded host "+h.Addr(), log)
+}
+
+// runAttach attaches to a host, offering a picker when no session is named.
+func runAttach(ctx context.Context, ui uiFlags, opts sync.Options) error {
+	log, closer, err := ui.logger()
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	norm, err := sync.NormalizeURL(opts.URL)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	hostName := norm
+	if u, err := url.Parse(norm); err == nil {
+		hostName = u.Host
+	}
+	if opts.SessionID == "" {
+		lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		sessions, err := sync.ListSessions(lctx, opts)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("list the host's sessions: %w", err)
+		}
+		if len(sessions) == 0 {
+			return errors.New("the host has no sessions")
+		}
+		p, err := tui.NewPicker(sessions, hostName, ui.theme)
+		if err != nil {
+			return err
+		}
+		if _, err := tea.NewProgram(p, tea.WithContext(ctx)).Run(); err != nil {
+			return err
+		}
+		if p.Chosen() == "" {
+			return nil
+		}
+		opts.SessionID = p.Chosen()
+	}
+	return runUI(ctx, ui, opts, hostName, log)
+}
+
+// runUI connects sync and runs the terminal UI until the user quits.
+func runUI(ctx context.Context, ui uiFlags, opts sync.Options, hostName string, log *slog.Logger) error {
+	opts.Deltas = true
+	opts.ClientName = "lookout"
+	opts.Logger = log
+	opts.SubscribeLimit = ui.tail
+	c, err := sync.New(opts)
+	if err != nil {
+		return err
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- c.Run(runCtx) }()
+	defer func() {
+		stop()
+		<-done // Run writes the replica cache before it returns
+	}()
+	m, err := tui.New(tui.Options{Source: c, Theme: ui.theme, Host: hostName, SessionID: opts.SessionID, NoMouse: ui.noMouse})
+	if err != nil {
+		return err
+	}
+	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
