@@ -1,0 +1,249 @@
+// Package e2e runs the built lookout binary in a real terminal (tmux)
+// against a real host process: the whole stack, as a user sees it.
+package e2e
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// waitLimit bounds every wait for the screen; generous because CI machines
+// are slow, and no timing is asserted.
+const waitLimit = 90 * time.Second
+
+type term struct {
+	t      *testing.T
+	socket string
+}
+
+func (tm *term) tmux(args ...string) string {
+	tm.t.Helper()
+	cmd := exec.Command("tmux", append([]string{"-L", tm.socket, "-f", "/dev/null"}, args...)...)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (tm *term) screen() string { return tm.tmux("capture-pane", "-p", "-t", "e2e") }
+
+// keys sends tmux key names (Enter, M-a, Home, ...).
+func (tm *term) keys(k ...string) { tm.tmux(append([]string{"send-keys", "-t", "e2e"}, k...)...) }
+
+// typeText types literal text.
+func (tm *term) typeText(s string) { tm.tmux("send-keys", "-t", "e2e", "-l", s) }
+
+// waitFor polls the screen until cond holds.
+func (tm *term) waitFor(what string, cond func(string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	var s string
+	for time.Now().Before(deadline) {
+		s = tm.screen()
+		if cond(s) {
+			return s
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+	return ""
+}
+
+func (tm *term) waitText(sub string) string {
+	tm.t.Helper()
+	return tm.waitFor(fmt.Sprintf("%q", sub), func(s string) bool { return strings.Contains(s, sub) })
+}
+
+// host is a `lookout serve` process.
+type hostProc struct {
+	cmd *exec.Cmd
+}
+
+func startHost(t *testing.T, bin, addr, data string, env []string) *hostProc {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--data", data, "--pace", "5ms")
+	cmd.Env = env
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(out)
+		signalled := false
+		for sc.Scan() {
+			if !signalled && strings.Contains(sc.Text(), "listening on") {
+				close(ready)
+				signalled = true
+			}
+		}
+		if !signalled {
+			close(ready)
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(waitLimit):
+		t.Fatal("host did not start")
+	}
+	h := &hostProc{cmd: cmd}
+	t.Cleanup(h.kill)
+	return h
+}
+
+// kill ends the host abruptly (SIGKILL), as a crash would.
+func (h *hostProc) kill() {
+	if h.cmd.ProcessState == nil {
+		_ = h.cmd.Process.Signal(syscall.SIGKILL)
+		_ = h.cmd.Wait()
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func goTool() string {
+	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+		return p
+	}
+	return "go"
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// TestTerminal drives `lookout attach` in tmux against `lookout serve`:
+// pick the session, send a prompt and see the streamed answer, approve a
+// tool, scroll to the top and load older history, then kill the host and
+// watch the freshness banners until it is back and live.
+func TestTerminal(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "lookout")
+	build := exec.Command(goTool(), "build", "-o", bin, "github.com/lookout-sh/lookout")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	env := append(os.Environ(),
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
+		"XDG_DATA_HOME="+filepath.Join(dir, "data"),
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"LOOKOUT_TOKEN=",
+	)
+	data := filepath.Join(dir, "host")
+	addr := freeAddr(t)
+	h := startHost(t, bin, addr, data, env)
+
+	tm := &term{t: t, socket: fmt.Sprintf("lookout-e2e-%d", os.Getpid())}
+	var envs []string
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "XDG_") {
+			envs = append(envs, kv)
+		}
+	}
+	shell := fmt.Sprintf("env %s %s attach ws://%s --data %s --tail 6 --theme dark --log %s; echo LOOKOUT-EXITED $?; sleep 600",
+		strings.Join(envs, " "), bin, addr, data, filepath.Join(dir, "client.log"))
+	tm.tmux("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", shell)
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
+		if t.Failed() {
+			if b, err := os.ReadFile(filepath.Join(dir, "client.log")); err == nil {
+				t.Logf("client log (tail):\n%s", tail(string(b), 60))
+			}
+		}
+	})
+
+	// The picker lists the demo session; enter opens it.
+	tm.waitText("Sessions on " + addr)
+	tm.keys("Enter")
+	tm.waitFor("the demo session, live", func(s string) bool {
+		return strings.Contains(s, "Lookout demo") && strings.Contains(s, "idle") && !strings.Contains(s, "Connecting")
+	})
+
+	// A prompt streams its answer; the tool waits for approval.
+	tm.typeText("e2e tool check")
+	tm.keys("Enter")
+	tm.waitText("Approval needed")
+	tm.keys("M-a")
+	tm.waitFor("the tool to finish and the answer to stream", func(s string) bool {
+		return strings.Contains(s, "exit 0") || strings.Contains(s, "That is all for now.")
+	})
+	tm.waitFor("the turn to end", func(s string) bool {
+		return strings.Contains(s, "That is all for now.") && strings.Contains(s, "idle") && !strings.Contains(s, "Approval needed")
+	})
+
+	// Scroll to the top: the session opened with a 6-item tail, so older
+	// history loads, then the true beginning shows.
+	tm.keys("Home")
+	for i := 0; ; i++ {
+		s := tm.screen()
+		if strings.Contains(s, "beginning of session") && strings.Contains(s, "Give me a tour of this project") {
+			break
+		}
+		if i > 300 {
+			t.Fatalf("older history never reached the beginning; screen:\n%s", s)
+		}
+		time.Sleep(200 * time.Millisecond)
+		tm.keys("Home")
+	}
+
+	// Kill the host: the banner says so; cached history stays readable.
+	tm.keys("End")
+	h.kill()
+	s := tm.waitText("Reconnecting to host")
+	if !strings.Contains(s, "That is all for now.") {
+		t.Fatalf("history vanished while reconnecting:\n%s", s)
+	}
+	startHost(t, bin, addr, data, env)
+	sawUpdating := false
+	tm.waitFor("the live state after the restart", func(s string) bool {
+		if strings.Contains(s, "Updating messages") {
+			sawUpdating = true
+		}
+		return !strings.Contains(s, "Reconnecting") && !strings.Contains(s, "Updating") && strings.Contains(s, "idle")
+	})
+	t.Logf("saw the Updating banner during catch-up: %v", sawUpdating)
+
+	// Live again: a new prompt streams.
+	tm.typeText("after the restart")
+	tm.keys("Enter")
+	tm.waitText("## after the restart")
+	tm.waitFor("the second turn to end", func(s string) bool {
+		return strings.Contains(s, "That is all for now.") && strings.Contains(s, "idle")
+	})
+
+	// q outside the composer quits.
+	tm.keys("Tab", "q")
+	tm.waitText("LOOKOUT-EXITED 0")
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
