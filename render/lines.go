@@ -1,7 +1,6 @@
 package render
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -199,28 +198,88 @@ func prefixLines(first, rest string, lines []string) []string {
 	return out
 }
 
-var (
-	// an SGR sequence immediately followed by a reset does nothing.
-	deadSGR = regexp.MustCompile(`(?:\x1b\[[0-9;:]*m)+\x1b\[0?m`)
-	resets  = regexp.MustCompile(`(?:\x1b\[0?m){2,}`)
-)
-
 // tidyStyled removes the trailing (styled) whitespace glamour pads lines
-// with and the escape sequences that have no visible effect, so cached
-// lines stay small.
+// with and the SGR sequences that have no visible effect (a style set and
+// reset with nothing between), so cached lines stay small. A line that
+// still holds an escape sequence ends with a reset.
 func tidyStyled(line string) string {
-	plain := ansi.Strip(line)
-	trimmed := strings.TrimRight(plain, " ")
-	if len(trimmed) < len(plain) {
-		if trimmed == "" {
-			return ""
+	// Drop trailing spaces and SGR sequences.
+	end := len(line)
+	for end > 0 {
+		if line[end-1] == ' ' {
+			end--
+			continue
 		}
-		line = ansi.Truncate(line, ansi.StringWidth(trimmed), "")
+		if n := trailingSGR(line[:end]); n > 0 {
+			end -= n
+			continue
+		}
+		break
 	}
-	line = deadSGR.ReplaceAllString(line, "\x1b[m")
-	line = resets.ReplaceAllString(line, "\x1b[m")
-	line = strings.TrimPrefix(line, "\x1b[m")
-	return line
+	line = line[:end]
+	if strings.IndexByte(line, 0x1b) < 0 {
+		return line
+	}
+	// Drop sequences that are reset before anything is printed.
+	var b strings.Builder
+	b.Grow(len(line) + 3)
+	pending := "" // SGR sequences not yet followed by text
+	for i := 0; i < len(line); {
+		if n := leadingSGR(line[i:]); n > 0 {
+			seq := line[i : i+n]
+			if seq == "\x1b[m" || seq == "\x1b[0m" {
+				pending = ""
+				if b.Len() > 0 {
+					pending = "\x1b[m"
+				}
+			} else {
+				pending += seq
+			}
+			i += n
+			continue
+		}
+		b.WriteString(pending)
+		pending = ""
+		j := i + 1
+		for j < len(line) && line[j] != 0x1b {
+			j++
+		}
+		b.WriteString(line[i:j])
+		i = j
+	}
+	b.WriteString("\x1b[m")
+	return b.String()
+}
+
+// leadingSGR is the length of the SGR sequence (CSI ... m) s starts with,
+// or 0.
+func leadingSGR(s string) int {
+	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
+		return 0
+	}
+	for i := 2; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == 'm':
+			return i + 1
+		case c >= '0' && c <= '9' || c == ';' || c == ':':
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// trailingSGR is the length of the SGR sequence s ends with, or 0.
+func trailingSGR(s string) int {
+	if len(s) < 3 || s[len(s)-1] != 'm' {
+		return 0
+	}
+	i := strings.LastIndexByte(s, 0x1b)
+	if i < 0 || leadingSGR(s[i:]) != len(s)-i {
+		return 0
+	}
+	return len(s) - i
 }
 
 // trimBlank drops leading and trailing lines that show nothing.

@@ -1,0 +1,131 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/themes"
+)
+
+// markdown2KB is about 2 KB of typical agent markdown: headings, prose,
+// a list, inline code and a highlighted Go block.
+func markdown2KB() string {
+	var b strings.Builder
+	for b.Len() < 2048 {
+		b.WriteString(sampleMarkdown)
+		b.WriteString("\n")
+	}
+	return b.String()[:2048]
+}
+
+func benchAgent(b *testing.B, text string) *model.Item {
+	it, err := model.DecodeItem([]byte(itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": text})))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return it
+}
+
+// BenchmarkMarkdown2KBCold renders a finished 2 KB message that is not in
+// the item cache (the glamour renderer for the width already exists).
+func BenchmarkMarkdown2KBCold(b *testing.B) {
+	r := New(themes.Dark())
+	it := benchAgent(b, markdown2KB())
+	r.Item(it, 100, ItemOptions{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r.Forget(it.ID)
+		r.Item(it, 100, ItemOptions{})
+	}
+}
+
+// BenchmarkMarkdown2KBColdNewRenderer also pays for creating the Renderer
+// and its glamour TermRenderer.
+func BenchmarkMarkdown2KBColdNewRenderer(b *testing.B) {
+	it := benchAgent(b, markdown2KB())
+	th := themes.Dark()
+	b.ReportAllocs()
+	for b.Loop() {
+		New(th).Item(it, 100, ItemOptions{})
+	}
+}
+
+// BenchmarkMarkdown2KBWarm asks again for a message already rendered at
+// this width: a cache hit.
+func BenchmarkMarkdown2KBWarm(b *testing.B) {
+	r := New(themes.Dark())
+	it := benchAgent(b, markdown2KB())
+	r.Item(it, 100, ItemOptions{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r.Item(it, 100, ItemOptions{})
+	}
+}
+
+// streamingSetup streams a message with a long stable prefix (200
+// paragraphs, about 25 KB) and an open last paragraph.
+func streamingSetup(b *testing.B) (*session, *Renderer) {
+	ss := streamParagraphs(b, 200)
+	ss.delta("a1", "text", "The last paragraph is")
+	r := New(themes.Dark())
+	r.Item(ss.item("a1"), 100, ItemOptions{Spinner: "⠋"})
+	return ss, r
+}
+
+// BenchmarkStreamingDelta folds one delta into a message with a long
+// stable prefix and renders it: only the tail is rendered again. Every
+// 40th delta ends the paragraph, so the stable boundary moves as in a
+// real stream.
+func BenchmarkStreamingDelta(b *testing.B) {
+	ss, r := streamingSetup(b)
+	prefix := len(ss.item("a1").Text())
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		d := " word"
+		if i++; i%40 == 0 {
+			d = ".\n\nAnother paragraph"
+		}
+		ss.delta("a1", "text", d)
+		r.Item(ss.item("a1"), 100, ItemOptions{Spinner: "⠋"})
+	}
+	b.ReportMetric(float64(prefix), "prefix-bytes")
+}
+
+// BenchmarkStreamingDeltaNoSplit is the same stream rendered whole on
+// every delta, for comparison: what the stable-prefix split saves.
+func BenchmarkStreamingDeltaNoSplit(b *testing.B) {
+	ss, r := streamingSetup(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		d := " word"
+		if i++; i%40 == 0 {
+			d = ".\n\nAnother paragraph"
+		}
+		ss.delta("a1", "text", d)
+		r.markdown(ss.item("a1").Text(), 98)
+	}
+}
+
+// BenchmarkToolOutputDelta appends a line to a running tool call holding
+// about 60 KB of output and renders its card (the tail only).
+func BenchmarkToolOutputDelta(b *testing.B) {
+	ss := newSession(b)
+	ss.start(itemJSON("t1", "toolCall", "running", 1, map[string]any{"toolName": "bash", "input": map[string]any{"command": "go test ./..."}, "output": longOutput(1200)}))
+	r := New(themes.Dark())
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		i++
+		ss.delta("t1", "output", fmt.Sprintf("line %d\n", i))
+		r.Item(ss.item("t1"), 100, ItemOptions{Spinner: "⠋"})
+	}
+}

@@ -1,0 +1,117 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/lookout-sh/lookout/themes"
+)
+
+func darkTheme() themes.Theme { return themes.Dark() }
+
+func TestSanitize(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"plain text\nline two", "plain text\nline two"},
+		{"\x1b[31mred\x1b[0m and \x1b]8;;http://x\x07link\x1b]8;;\x07", "red and link"},
+		{"a\tb", "a   b"},
+		{"abcd\te", "abcd    e"},
+		{"crlf\r\nnext", "crlf\nnext"},
+		{"10%\r50%\r100%\ndone", "100%\ndone"},
+		{"bell\x07 nul\x00 del\x7f", "bell nul del"},
+		{"c1\u0085here", "c1here"},
+		{"bad \xff byte", "bad \ufffd byte"},
+		{"漢字 🚀", "漢字 🚀"},
+	}
+	for _, c := range cases {
+		if got := sanitize(c.in); got != c.want {
+			t.Errorf("sanitize(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := oneLine("a\nb"); got != "a b" {
+		t.Errorf("oneLine = %q", got)
+	}
+}
+
+func TestWrapPlain(t *testing.T) {
+	got := wrapPlain("the quick brown fox jumps over the lazy dog\n\nend", 10)
+	want := []string{"the quick", "brown fox", "jumps over", "the lazy", "dog", "", "end"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("wrapPlain = %q", got)
+	}
+	for _, l := range wrapPlain(strings.Repeat("漢", 15), 7) {
+		if ansi.StringWidth(l) > 7 {
+			t.Fatalf("wide line %q", l)
+		}
+	}
+	if got := wrapPlain("", 5); len(got) != 1 || got[0] != "" {
+		t.Fatalf("empty text: %q", got)
+	}
+}
+
+// TestFitStyledKeepsColour: a styled line cut into pieces keeps its style
+// in every piece and loses no text.
+func TestFitStyledKeepsColour(t *testing.T) {
+	line := "\x1b[31m" + strings.Repeat("abcdefghij", 5) + "\x1b[m"
+	pieces := fitStyled(line, 12)
+	var plain strings.Builder
+	for _, p := range pieces {
+		if ansi.StringWidth(p) > 12 {
+			t.Fatalf("piece %q too wide", p)
+		}
+		if !strings.Contains(p, "\x1b[31m") {
+			t.Fatalf("piece %q lost its colour", p)
+		}
+		plain.WriteString(ansi.Strip(p))
+	}
+	if plain.String() != strings.Repeat("abcdefghij", 5) {
+		t.Fatalf("text lost: %q", plain.String())
+	}
+	wide := fitStyled(strings.Repeat("漢", 10), 5)
+	if strings.Join(wide, "") != strings.Repeat("漢", 10) {
+		t.Fatalf("wide graphemes lost at cut points: %q", wide)
+	}
+}
+
+func TestTailLines(t *testing.T) {
+	cases := []struct {
+		in      string
+		n       int
+		tail    string
+		skipped int
+	}{
+		{"a\nb\nc\nd\n", 2, "c\nd", 2},
+		{"a\nb", 5, "a\nb", 0},
+		{"", 3, "", 0},
+		{"a\nb\nc", 0, "", 3},
+		{"only", 1, "only", 0},
+	}
+	for _, c := range cases {
+		tail, skipped := tailLines(c.in, c.n)
+		if tail != c.tail || skipped != c.skipped {
+			t.Errorf("tailLines(%q, %d) = %q, %d; want %q, %d", c.in, c.n, tail, skipped, c.tail, c.skipped)
+		}
+	}
+}
+
+func TestTidyStyled(t *testing.T) {
+	in := "\x1b[38;5;252mHello\x1b[m\x1b[38;5;252m \x1b[m\x1b[38;5;252m \x1b[m\x1b[38;5;252m\x1b[m"
+	got := tidyStyled(in)
+	if ansi.Strip(got) != "Hello" || strings.Count(got, "\x1b[38;5;252m") != 1 {
+		t.Fatalf("tidyStyled = %q", got)
+	}
+	if tidyStyled("\x1b[38;5;252m   \x1b[m") != "" {
+		t.Fatal("blank styled line not emptied")
+	}
+	for in, want := range map[string]string{
+		"plain  ":                               "plain",
+		"\x1b[1mbold\x1b[m tail":                "\x1b[1mbold\x1b[m tail\x1b[m",
+		"\x1b[31m\x1b[m\x1b[32mgreen\x1b[0m   ": "\x1b[32mgreen\x1b[m",
+		"a\x1b[31m \x1b[mb":                     "a\x1b[31m \x1b[mb\x1b[m",
+		"\x1b]8;;x\x07link":                     "\x1b]8;;x\x07link\x1b[m",
+	} {
+		if got := tidyStyled(in); got != want {
+			t.Errorf("tidyStyled(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package render
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStableBoundary: the split point of streaming markdown, marked "|"
+// in each case's text.
+func TestStableBoundary(t *testing.T) {
+	cases := []struct{ name, text string }{
+		{"no blank line", "|one paragraph still going"},
+		{"after a paragraph", "first\n\n|second"},
+		{"last of several", "a\n\nb\n\n|c"},
+		{"blank line at the very end", "a\n\n|b\n\n"},
+		{"inside an open fence", "a\n\n|```go\nx\n\ny"},
+		{"after a closed fence", "a\n\n```go\nx\n\ny\n```\n\n|z"},
+		{"tilde fence", "a\n\n|~~~\n\nb"},
+		{"longer closing fence needed", "a\n\n|````\n```\n\nb"},
+		{"backtick fence info with backtick is not a fence", "a\n\n```x`\n\n|b"},
+		{"indented line continues", "a\n\n|b\n\n    code"},
+		{"definition", "a\n\n|term\n\n: def"},
+		{"loose list stays whole", "x\n\n|- a\n\n- b"},
+		{"indented continuation of list", "x\n\n|- a\n\n  more\n\n- b"},
+		{"paragraph after list", "- a\n\n|after"},
+		{"list after paragraph", "para\n\n|- a"},
+		{"whitespace-only blank line", "a\n  \n|b"},
+		{"empty", "|"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := strings.Index(c.text, "|")
+			text := strings.Replace(c.text, "|", "", 1)
+			if got := stableBoundary(text, 0); got != want {
+				t.Fatalf("stableBoundary(%q) = %d (%q | %q), want %d", text, got, text[:got], text[got:], want)
+			}
+		})
+	}
+}
+
+// TestStableBoundaryFrom: scanning from an earlier boundary gives the same
+// answer as scanning from the start.
+func TestStableBoundaryFrom(t *testing.T) {
+	text := "a\n\nb\n\n```\nc\n\nd\n```\n\ne\n\nf"
+	all := stableBoundary(text, 0)
+	for from := 0; from < len(text); {
+		got := stableBoundary(text, from)
+		if got != all {
+			t.Fatalf("from %d: %d, want %d", from, got, all)
+		}
+		next := stableBoundary(text[:len(text)-1], from)
+		if next == from {
+			break
+		}
+		from = next
+	}
+}
+
+func TestIsListItem(t *testing.T) {
+	for s, want := range map[string]bool{
+		"- a": true, "* a": true, "+ a": true, "1. a": true, "12) a": true, "-": true, "3.": true,
+		"---": false, "-a": false, "1.a": false, "a. b": false, "1234567890. a": false, "": false, "  - nested": true,
+	} {
+		if got := isListItem(s); got != want {
+			t.Errorf("isListItem(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestMarkdownTidy: glamour's padding is gone, no two blank lines in a
+// row, no blank first or last line.
+func TestMarkdownTidy(t *testing.T) {
+	r := New(darkTheme())
+	lines := r.markdown("# Title\n\ntext\n\n```\ncode\n```\n\n\n\nend", 40)
+	if len(lines) == 0 || lines[0] == "" || lines[len(lines)-1] == "" {
+		t.Fatalf("blank edge lines: %q", lines)
+	}
+	for i, l := range lines {
+		if strings.HasSuffix(stripped([]string{l}), " ⏎\n") {
+			t.Errorf("line %d has trailing padding: %q", i, l)
+		}
+		if i > 0 && l == "" && lines[i-1] == "" {
+			t.Errorf("two blank lines at %d", i)
+		}
+	}
+	if r.markdown("  \n\n ", 40) != nil {
+		t.Fatal("blank markdown rendered lines")
+	}
+}
+
+// TestOneGlamourRendererPerWidth: renderers are made once per width and
+// reused for every message.
+func TestOneGlamourRendererPerWidth(t *testing.T) {
+	r := New(darkTheme())
+	r.markdown("a", 40)
+	tr := r.termRenderer(40)
+	r.markdown("b", 40)
+	r.markdown("c", 50)
+	if r.termRenderer(40) != tr || len(r.md) != 2 {
+		t.Fatalf("renderer not reused: %d renderers", len(r.md))
+	}
+	for w := 10; w < 30; w++ {
+		r.termRenderer(w)
+	}
+	if len(r.md) > maxMarkdownRenderers {
+		t.Fatalf("%d renderers kept, limit %d", len(r.md), maxMarkdownRenderers)
+	}
+}
