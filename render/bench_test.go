@@ -129,3 +129,26 @@ func BenchmarkToolOutputDelta(b *testing.B) {
 		r.Item(ss.item("t1"), 100, ItemOptions{Spinner: "⠋"})
 	}
 }
+
+// BenchmarkWindowCacheHit asks for the lines of a 50-row window of
+// finished items of every kind, all cached: the per-frame cost of rows
+// that did not change.
+func BenchmarkWindowCacheHit(b *testing.B) {
+	r := New(themes.Dark())
+	var items []*model.Item
+	cases := goldenCases()
+	for i := 0; i < 50; i++ {
+		c := cases[i%len(cases)]
+		it := c.item(b)
+		it.ID = fmt.Sprintf("w%d", i)
+		items = append(items, it)
+		r.Item(it, 100, c.opts)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for i, it := range items {
+			r.Item(it, 100, cases[i%len(cases)].opts)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 	"testing"
+
+	"github.com/lookout-sh/lookout/themes"
 )
 
 // TestStableBoundary: the split point of streaming markdown, marked "|"
@@ -104,5 +106,21 @@ func TestOneGlamourRendererPerWidth(t *testing.T) {
 	}
 	if len(r.md) > maxMarkdownRenderers {
 		t.Fatalf("%d renderers kept, limit %d", len(r.md), maxMarkdownRenderers)
+	}
+}
+
+// TestCodeColoursPerTheme: highlighted code takes its colours from the
+// theme in use, whichever theme highlighted code first in the process
+// (glamour alone would reuse the first theme's code colours).
+func TestCodeColoursPerTheme(t *testing.T) {
+	src := "```go\nfunc main() { fmt.Println(\"hi\") }\n```"
+	dark1 := New(themes.Dark()).markdown(src, 60)
+	light := New(themes.Light()).markdown(src, 60)
+	dark2 := New(themes.Dark()).markdown(src, 60)
+	if strings.Join(dark1, "\n") != strings.Join(dark2, "\n") {
+		t.Fatal("dark code colours changed after a light render")
+	}
+	if strings.Join(dark1, "\n") == strings.Join(light, "\n") {
+		t.Fatalf("dark and light code share colours: %q", light)
 	}
 }
