@@ -41,9 +41,9 @@ const DefaultMaxItems = 4096
 const entriesPerItem = 4
 
 // Renderer renders items to styled lines. It caches per item by (ID,
-// Revision, Version, content length, width, options) and drops everything when the theme
-// changes. It creates one glamour TermRenderer per markdown wrap width and
-// reuses it for every message.
+// Revision, Version, content length, width, options) and drops everything
+// when the theme changes. It creates one glamour TermRenderer per markdown
+// wrap width and reuses it for every message.
 //
 // A Renderer is not safe for concurrent use: the TUI owns one and calls it
 // from its Update/View goroutine. Returned slices are shared with the
@@ -60,7 +60,7 @@ type Renderer struct {
 // Stats counts the work a Renderer did; tests and benchmarks read it to
 // prove what the caches saved.
 type Stats struct {
-	ItemRenders     int // Item calls that missed the item cache
+	ItemRenders     int // Item calls that laid out a body (cache misses; a selection-only change re-frames without counting)
 	MarkdownRenders int // glamour Render calls
 	MarkdownBytes   int // bytes of markdown handed to glamour
 }

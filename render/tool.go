@@ -53,8 +53,11 @@ func (r *Renderer) toolState(it *model.Item, o ItemOptions) toolState {
 		return toolState{"■", "stopped" + exit, t.Warning}
 	}
 	st := it.Status
-	if st == "" {
+	switch st {
+	case "":
 		st = "pending"
+	case model.StatusInProgress:
+		st = "in progress"
 	}
 	if live(it) {
 		return toolState{spin(o, "●"), st, t.Muted}
