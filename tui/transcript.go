@@ -86,7 +86,8 @@ func (t *transcript) setView(v *model.View, loading bool) {
 			sig.id, sig.st = "pending:"+last.Pending.CommandID, last.Pending.Status
 		}
 	}
-	if !t.follow && sig != t.tailSig && (sig.id != t.tailSig.id || sig.ver != t.tailSig.ver || sig.st != t.tailSig.st) {
+	// Rows prepended above (older history) change only n: not new below.
+	if !t.follow && (sig.id != t.tailSig.id || sig.ver != t.tailSig.ver || sig.st != t.tailSig.st) {
 		t.newBelow = true
 	}
 	t.tailSig = sig
@@ -360,7 +361,6 @@ func (t *transcript) scroll(delta int) {
 		}
 		t.follow = false
 		t.setAnchor(t.topV, t.topOff)
-		t.tailSig = tailSig{n: -1}
 		t.captureTail()
 	}
 	t.anchorOff += delta
@@ -463,9 +463,6 @@ func (t *transcript) move(dir int) {
 	}
 	t.sel, t.hasSel = t.set.refOf(i), true
 	t.reveal(i)
-	if dir < 0 && i == 0 && t.follow {
-		t.scroll(-1)
-	}
 }
 
 // reveal scrolls so that row i is on screen (its top when it is taller
