@@ -140,41 +140,12 @@ func TestTerminal(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "lookout")
-	build := exec.Command(goTool(), "build", "-o", bin, "github.com/lookout-sh/lookout")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	env := append(os.Environ(),
-		"XDG_STATE_HOME="+filepath.Join(dir, "state"),
-		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
-		"XDG_DATA_HOME="+filepath.Join(dir, "data"),
-		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"LOOKOUT_TOKEN=",
-	)
+	dir, bin, env := setup(t)
 	data := filepath.Join(dir, "host")
 	addr := freeAddr(t)
 	h := startHost(t, bin, addr, data, env)
-
-	tm := &term{t: t, socket: fmt.Sprintf("lookout-e2e-%d", os.Getpid())}
-	var envs []string
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "XDG_") {
-			envs = append(envs, kv)
-		}
-	}
-	shell := fmt.Sprintf("env %s %s attach ws://%s --data %s --tail 6 --theme dark --log %s; echo LOOKOUT-EXITED $?; sleep 600",
-		strings.Join(envs, " "), bin, addr, data, filepath.Join(dir, "client.log"))
-	tm.tmux("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", shell)
-	t.Cleanup(func() {
-		_ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
-		if t.Failed() {
-			if b, err := os.ReadFile(filepath.Join(dir, "client.log")); err == nil {
-				t.Logf("client log (tail):\n%s", tail(string(b), 60))
-			}
-		}
-	})
+	tm := startTerm(t, dir, env, fmt.Sprintf("%s attach ws://%s --data %s --tail 6 --theme dark --log %s",
+		bin, addr, data, filepath.Join(dir, "client.log")))
 
 	// The picker lists the demo session; enter opens it.
 	tm.waitText("Sessions on " + addr)
@@ -240,10 +211,101 @@ func TestTerminal(t *testing.T) {
 	tm.waitText("LOOKOUT-EXITED 0")
 }
 
+// TestEmbeddedDefault runs `lookout` with no arguments: the embedded
+// durable host with the demo session, attached through a real WebSocket.
+func TestEmbeddedDefault(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir, bin, env := setup(t)
+	tm := startTerm(t, dir, env, fmt.Sprintf("%s --pace 2ms --theme light --log %s", bin, filepath.Join(dir, "client.log")))
+	tm.waitFor("the demo session", func(s string) bool {
+		return strings.Contains(s, "Lookout demo") && strings.Contains(s, "embedded host 127.0.0.1:") && strings.Contains(s, "idle")
+	})
+	tm.typeText("hello from the default path")
+	tm.keys("Enter")
+	tm.waitText("## hello from the default path")
+	tm.waitFor("the turn to end", func(s string) bool {
+		return strings.Contains(s, "That is all for now.") && strings.Contains(s, "idle")
+	})
+	// ctrl+c twice quits and stops the embedded host; its journal is in the
+	// XDG state directory.
+	tm.keys("C-c", "C-c")
+	tm.waitText("LOOKOUT-EXITED 0")
+	if !fileExists(filepath.Join(dir, "state", "lookout", "journal.db")) {
+		t.Fatal("the embedded host kept no journal under XDG_STATE_HOME")
+	}
+}
+
+// builtBin is the binary built once per test process.
+var builtBin struct {
+	path string
+	err  error
+	out  []byte
+}
+
+// setup builds lookout (once) and returns a temp dir, the binary and an
+// environment whose XDG directories live in the temp dir.
+func setup(t *testing.T) (dir, bin string, env []string) {
+	t.Helper()
+	if builtBin.path == "" && builtBin.err == nil {
+		bdir, err := os.MkdirTemp("", "lookout-e2e-bin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		builtBin.path = filepath.Join(bdir, "lookout")
+		builtBin.out, builtBin.err = exec.Command(goTool(), "build", "-o", builtBin.path, "github.com/lookout-sh/lookout").CombinedOutput()
+	}
+	if builtBin.err != nil {
+		t.Fatalf("build: %v\n%s", builtBin.err, builtBin.out)
+	}
+	dir = t.TempDir()
+	env = append(os.Environ(),
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
+		"XDG_DATA_HOME="+filepath.Join(dir, "data"),
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"LOOKOUT_TOKEN=",
+	)
+	return dir, builtBin.path, env
+}
+
+// startTerm runs command in a detached tmux session (100x30) on a private
+// server, with env's XDG directories.
+func startTerm(t *testing.T, dir string, env []string, command string) *term {
+	t.Helper()
+	tm := &term{t: t, socket: fmt.Sprintf("lookout-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))}
+	var envs []string
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "XDG_") {
+			envs = append(envs, kv)
+		}
+	}
+	shell := fmt.Sprintf("env %s %s; echo LOOKOUT-EXITED $?; sleep 600", strings.Join(envs, " "), command)
+	tm.tmux("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", shell)
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
+		if t.Failed() {
+			if b, err := os.ReadFile(filepath.Join(dir, "client.log")); err == nil {
+				t.Logf("client log (tail):\n%s", tail(string(b), 60))
+			}
+		}
+	})
+	return tm
+}
+
 func tail(s string, n int) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin.path != "" {
+		_ = os.RemoveAll(filepath.Dir(builtBin.path))
+	}
+	os.Exit(code)
 }
