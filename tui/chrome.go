@@ -243,58 +243,64 @@ func warningText(w model.Warning) string {
 	return s
 }
 
-// helpLines renders every binding, grouped, flowed into as many columns
-// as the height needs.
+// helpLines renders every binding, grouped, flowed into columns: whole
+// groups go into a column while they fit the height (a group taller than
+// the screen is split), and each column is as wide as its widest line.
 func helpLines(t themes.Theme, km keymap.KeyMap, width, height int) []string {
-	type entry struct{ k, d string }
-	var col []string
-	var entries [][]entry
-	for _, g := range km.Groups() {
-		var es []entry
-		for _, b := range g.Bindings {
-			if !b.Enabled() {
-				continue
-			}
-			es = append(es, entry{b.Help().Key, b.Help().Desc})
-		}
-		entries = append(entries, es)
-	}
-	kw := 0
-	for _, es := range entries {
-		for _, e := range es {
-			kw = max(kw, ansi.StringWidth(e.k))
-		}
-	}
-	for gi, g := range km.Groups() {
-		if gi > 0 {
-			col = append(col, "")
-		}
-		col = append(col, t.AgentLabel.Render(g.Title))
-		for _, e := range entries[gi] {
-			col = append(col, "  "+t.StatusKey.Render(e.k+strings.Repeat(" ", kw-ansi.StringWidth(e.k)))+"  "+t.Help.Render(e.d))
-		}
-	}
-	title := t.AgentLabel.Render("Keys") + t.Muted.Render(" · esc, q or ? closes")
+	title := " " + t.AgentLabel.Render("Keys") + t.Muted.Render(" · esc, q or ? closes")
 	body := height - 2
 	if body < 1 {
 		return []string{fit(title, width)}
 	}
-	colW := 0
-	for _, l := range col {
-		colW = max(colW, ansi.StringWidth(l))
+	var cols [][]string
+	var cur []string
+	for _, g := range km.Groups() {
+		kw := 0
+		for _, b := range g.Bindings {
+			kw = max(kw, ansi.StringWidth(b.Help().Key))
+		}
+		block := []string{t.AgentLabel.Render(g.Title)}
+		for _, b := range g.Bindings {
+			if !b.Enabled() {
+				continue
+			}
+			k := b.Help().Key
+			block = append(block, "  "+t.StatusKey.Render(k+strings.Repeat(" ", kw-ansi.StringWidth(k)))+"  "+t.Help.Render(b.Help().Desc))
+		}
+		if len(cur) > 0 && len(cur)+1+len(block) > body {
+			cols = append(cols, cur)
+			cur = nil
+		}
+		if len(cur) > 0 {
+			cur = append(cur, "")
+		}
+		for _, l := range block {
+			if len(cur) == body {
+				cols = append(cols, cur)
+				cur = nil
+			}
+			cur = append(cur, l)
+		}
 	}
-	colW += 4
-	ncols := (len(col) + body - 1) / body
-	out := []string{fit(" "+title, width), fit("", width)}
+	if len(cur) > 0 {
+		cols = append(cols, cur)
+	}
+	widths := make([]int, len(cols))
+	for c, col := range cols {
+		for _, l := range col {
+			widths[c] = max(widths[c], ansi.StringWidth(l))
+		}
+	}
+	out := []string{fit(title, width), blank(width)}
 	for r := 0; r < body; r++ {
 		var b strings.Builder
 		b.WriteString(" ")
-		for c := 0; c < ncols; c++ {
-			i := c*body + r
-			if i >= len(col) {
-				break
+		for c, col := range cols {
+			l := ""
+			if r < len(col) {
+				l = col[r]
 			}
-			b.WriteString(fit(col[i], colW))
+			b.WriteString(fit(l, widths[c]+3))
 		}
 		out = append(out, fit(b.String(), width))
 	}
