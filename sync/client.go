@@ -122,6 +122,17 @@ type Client struct {
 
 	// Everything below is owned by the Run goroutine (or by New before Run).
 	loop *loopState
+
+	stats clientStats
+}
+
+// clientStats count what the client did, for tests and benchmarks.
+type clientStats struct {
+	gaps        atomic.Int64 // gaps detected by the live gate
+	afterPages  atomic.Int64 // view/page after answers accepted
+	staleBefore atomic.Int64 // before pages discarded as stale
+	replays     atomic.Int64 // command/replay requests sent
+	submits     atomic.Int64 // turn/submit requests sent
 }
 
 // maxSettled bounds the retirement memory behind Settlement.

@@ -42,6 +42,7 @@ func (l *loopState) sendSubmit(cid string) {
 	cs.inflight = true
 	cs.linkID = l.link.id
 	cs.retryAt = time.Time{}
+	l.c.stats.submits.Add(1)
 	l.call("turn/submit", map[string]string{"sessionId": l.sessionID, "commandId": cid, "text": p.Text},
 		func(res json.RawMessage, rerr *model.RPCError) { l.onSubmitted(cid, cs, res, rerr) })
 }
@@ -89,7 +90,7 @@ func (l *loopState) scheduleSubmitRetry(cid string, cs *cmdState, why string) {
 		return
 	}
 	l.st.SetPendingStatus(cid, model.PendingRetrying)
-	cs.retryAt = l.o.Now().Add(backoffDelay(cs.attempts - 1))
+	cs.retryAt = time.Now().Add(l.scaled(backoffDelay(cs.attempts - 1)))
 	l.armRetry()
 }
 
@@ -108,7 +109,7 @@ func (l *loopState) armRetry() {
 		l.retryC = nil
 		return
 	}
-	d := next.Sub(l.o.Now())
+	d := time.Until(next)
 	if d < 0 {
 		d = 0
 	}
@@ -121,7 +122,7 @@ func (l *loopState) armRetry() {
 }
 
 func (l *loopState) retryDue() {
-	now := l.o.Now()
+	now := time.Now()
 	for cid, cs := range l.cmds {
 		if cs.retryAt.IsZero() || cs.retryAt.After(now) || cs.inflight {
 			continue
@@ -152,6 +153,7 @@ func (l *loopState) reconcile(needReplay []string) {
 }
 
 func (l *loopState) sendReplay(cid string) {
+	l.c.stats.replays.Add(1)
 	l.call("command/replay", map[string]string{"sessionId": l.sessionID, "commandId": cid},
 		func(res json.RawMessage, rerr *model.RPCError) {
 			l.dirty = true

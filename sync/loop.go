@@ -107,6 +107,17 @@ type loopState struct {
 	cache cacheState
 
 	dirty bool
+
+	// timeScale shrinks backoff waits in tests (0 means 1).
+	timeScale float64
+}
+
+// scaled applies the test time scale to a wait.
+func (l *loopState) scaled(d time.Duration) time.Duration {
+	if l.timeScale > 0 {
+		return time.Duration(float64(d) * l.timeScale)
+	}
+	return d
 }
 
 func newLoopState(c *Client) *loopState {
@@ -372,7 +383,7 @@ func (l *loopState) connFailed(err error, immediate bool) {
 	if immediate {
 		l.bo.Reset()
 	} else {
-		d = l.bo.Next()
+		d = l.scaled(l.bo.Next())
 	}
 	l.nextAt = l.o.Now().Add(d)
 	if l.attemptT == nil {
@@ -461,6 +472,7 @@ func (l *loopState) gateLive(ev *model.Event) {
 	switch gateEvent(ev, l.st.Cursor, l.st.DurableCursor) {
 	case drop:
 	case gap:
+		l.c.stats.gaps.Add(1)
 		l.link.buffer = append(l.link.buffer, ev)
 		l.startCatchUp()
 	case apply:
@@ -667,6 +679,7 @@ func (l *loopState) onAfterPage(req pageRequest, res json.RawMessage, rerr *mode
 		l.resync("the host's epoch changed during catch-up")
 		return
 	}
+	l.c.stats.afterPages.Add(1)
 	for _, el := range r.Events {
 		ev, err := model.DecodeNotification(el.Method, el.Params)
 		if err != nil {
@@ -787,6 +800,7 @@ func (l *loopState) onBeforePage(req pageRequest, res json.RawMessage, rerr *mod
 	start := model.FormatCursor(l.sessionID, l.st.OldestPosition())
 	switch acceptBeforePage(req, r.Epoch, l.st.Epoch, l.gen, start) {
 	case pageStale:
+		l.c.stats.staleBefore.Add(1)
 		l.log.Debug("stale before page discarded", "asked", req.Cursor, "start", start)
 		return
 	case pageEpoch:
