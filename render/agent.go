@@ -24,19 +24,13 @@ func (r *Renderer) agentMessage(it *model.Item, c *itemCache, cw int, o ItemOpti
 	}
 	var body []string
 	if live(it) {
-		body = r.streamMarkdown(c, it.Text(), mw)
+		body = r.streamMarkdown(c, it.Text(), mw, indent)
 	} else {
 		c.md = nil
-		body = r.markdown(it.Text(), mw)
+		body = indentLines(indent, r.markdown(it.Text(), mw))
 	}
 	lines := make([]string, 0, len(body)+2)
 	lines = append(lines, clamp(header, cw))
-	for _, l := range body {
-		if l == "" {
-			lines = append(lines, "")
-			continue
-		}
-		lines = append(lines, indent+l)
-	}
+	lines = append(lines, body...)
 	return append(lines, r.annotationLines(it, indent, mw)...)
 }

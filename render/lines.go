@@ -125,11 +125,61 @@ func fitPlain(line string, width int) []string {
 	return fitStyled(line, width)
 }
 
+// cellWidth is ansi.StringWidth, faster on the lines this package makes:
+// printable ASCII is counted directly, CSI and OSC escape sequences are
+// skipped, and only a run of other text between two escapes is handed to
+// ansi.StringWidth (grapheme clusters never span an escape character, so
+// the runs add up). Escapes of any other shape send the whole line to
+// ansi.StringWidth.
+func cellWidth(s string) int {
+	w := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			w++
+			i++
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			j := i + 2
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+				j++
+			}
+			if j >= len(s) || s[j] < 0x40 || s[j] > 0x7e {
+				return ansi.StringWidth(s)
+			}
+			i = j + 1
+		case c == 0x1b && i+1 < len(s) && s[i+1] == ']':
+			j := i + 2
+			for j < len(s) && s[j] != 0x07 && s[j] != 0x1b {
+				j++
+			}
+			switch {
+			case j < len(s) && s[j] == 0x07:
+				i = j + 1
+			case j+1 < len(s) && s[j+1] == '\\':
+				i = j + 2
+			default:
+				return ansi.StringWidth(s)
+			}
+		case c == 0x1b:
+			return ansi.StringWidth(s)
+		default:
+			j := i + 1
+			for j < len(s) && s[j] != 0x1b {
+				j++
+			}
+			w += ansi.StringWidth(s[i:j])
+			i = j
+		}
+	}
+	return w
+}
+
 // fitStyled hard-wraps a styled line into pieces of at most width cells.
 // ansi.Cut carries the active SGR state into every piece, so a wrapped
 // piece keeps its colour.
 func fitStyled(line string, width int) []string {
-	total := ansi.StringWidth(line)
+	total := cellWidth(line)
 	if total <= width {
 		return []string{line}
 	}
@@ -152,7 +202,7 @@ func fitStyled(line string, width int) []string {
 // clamp guarantees the width contract for one line: a line wider than
 // width is truncated with an ellipsis.
 func clamp(line string, width int) string {
-	if ansi.StringWidth(line) <= width {
+	if cellWidth(line) <= width {
 		return line
 	}
 	if width <= 1 {

@@ -115,3 +115,15 @@ func TestTidyStyled(t *testing.T) {
 		}
 	}
 }
+
+// TestCellWidthMatchesAnsi: the fast path agrees with ansi.StringWidth.
+func TestCellWidthMatchesAnsi(t *testing.T) {
+	for _, s := range []string{
+		"", "plain", "\x1b[31mred\x1b[m", "\x1b]8;id=1;https://x\x07link\x1b]8;;\x07", "\x1b]8;;u\x1b\\a\x1b]8;;\x1b\\",
+		"漢字", "a\x1b[", "\x1b]8;;", "tab\there", "e\u0301", "\x1bXnot csi", "🚀 go", "\x1b[38;5;252m • \x1b[m",
+	} {
+		if got, want := cellWidth(s), ansi.StringWidth(s); got != want {
+			t.Errorf("cellWidth(%q) = %d, ansi.StringWidth = %d", s, got, want)
+		}
+	}
+}

@@ -77,6 +77,7 @@ func (r *Renderer) markdown(src string, width int) []string {
 // prefix grows, and the last rendered unstable tail.
 type mdStream struct {
 	width       int
+	indent      string // put before every non-blank line
 	stable      string // text[:n]: the source the stable lines were made from
 	stableLines []string
 	tail        string
@@ -87,16 +88,17 @@ type mdStream struct {
 // streamMarkdown renders the text of an open message. The text is split at
 // its stable boundary (see stableBoundary): the part before it is rendered
 // once, in chunks as the boundary moves forward, and only the tail after it
-// is rendered again when the text grows. A text that no longer starts with
-// the cached prefix (a replacing revision) or a new width starts over.
-func (r *Renderer) streamMarkdown(c *itemCache, text string, width int) []string {
+// is rendered again when the text grows. Lines come back with indent put
+// before every non-blank one. A text that no longer starts with the cached
+// prefix (a replacing revision), a new width or a new indent starts over.
+func (r *Renderer) streamMarkdown(c *itemCache, text string, width int, indent string) []string {
 	st := c.md
-	if st == nil || st.width != width || !strings.HasPrefix(text, st.stable) {
-		st = &mdStream{width: width}
+	if st == nil || st.width != width || st.indent != indent || !strings.HasPrefix(text, st.stable) {
+		st = &mdStream{width: width, indent: indent}
 		c.md = st
 	}
 	if b := stableBoundary(text, len(st.stable)); b > len(st.stable) {
-		chunk := r.markdown(text[len(st.stable):b], width)
+		chunk := indentLines(indent, r.markdown(text[len(st.stable):b], width))
 		if len(chunk) > 0 {
 			if len(st.stableLines) > 0 {
 				st.stableLines = append(st.stableLines, "")
@@ -108,7 +110,7 @@ func (r *Renderer) streamMarkdown(c *itemCache, text string, width int) []string
 	}
 	tail := text[len(st.stable):]
 	if !st.tailValid || tail != st.tail {
-		st.tail, st.tailLines, st.tailValid = tail, r.markdown(tail, width), true
+		st.tail, st.tailLines, st.tailValid = tail, indentLines(indent, r.markdown(tail, width)), true
 	}
 	out := make([]string, 0, len(st.stableLines)+1+len(st.tailLines))
 	out = append(out, st.stableLines...)
@@ -116,6 +118,19 @@ func (r *Renderer) streamMarkdown(c *itemCache, text string, width int) []string
 		out = append(out, "")
 	}
 	return append(out, st.tailLines...)
+}
+
+// indentLines puts indent before every non-blank line, in place.
+func indentLines(indent string, lines []string) []string {
+	if indent == "" {
+		return lines
+	}
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = indent + l
+		}
+	}
+	return lines
 }
 
 // stableBoundary returns the offset of the last stable split point of text

@@ -288,6 +288,10 @@ func (r *Renderer) frame(lines []string, width int, o ItemOptions) []string {
 			}
 			continue
 		}
+		if cellWidth(l) <= cw {
+			out = append(out, gutter+l)
+			continue
+		}
 		for _, piece := range fitStyled(l, cw) {
 			out = append(out, gutter+clamp(piece, cw))
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/themes"
 	"pgregory.net/rapid"
@@ -16,7 +17,7 @@ func textGen() *rapid.Generator[string] {
 		"a", "word", " ", " ", "\n", "\n\n", "\t", "漢字", "🚀", "👩‍👩‍👧", "é", "e\u0301",
 		"\x1b[31m", "\x1b[0m", "\r", "\x07", "\x00", "```", "```go\n", "# ", "- ", "1. ", "> ",
 		"**", "`", "|a|b|\n|-|-|\n", "    ", "https://example.com/a/very/long/path/that/does/not/break",
-		strings.Repeat("x", 70), strings.Repeat("長", 40), "\xff", "\u00a0", "\u200b", "\u0085",
+		strings.Repeat("x", 70), strings.Repeat("長", 40), "\xff", "\u00a0", "\u200b", "\u0085", "\x9b31m", "\x1b]8;;u\x1b\\", "\x1bP", "\x1b[",
 	}
 	return rapid.Custom(func(t *rapid.T) string {
 		n := rapid.IntRange(0, 40).Draw(t, "n")
@@ -111,6 +112,19 @@ func TestPropertyStreamingWidth(t *testing.T) {
 		for i, n := 0, rapid.IntRange(1, 12).Draw(t, "deltas"); i < n; i++ {
 			ss.delta("a1", "text", textGen().Draw(t, "delta"))
 			checkWidth(t, r.Item(ss.item("a1"), width, ItemOptions{Spinner: "⠋"}), width)
+		}
+	})
+}
+
+// TestPropertyCellWidth: the fast width agrees with ansi.StringWidth on
+// hostile text, raw and styled.
+func TestPropertyCellWidth(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := textGen().Draw(t, "s")
+		for _, v := range []string{s, themes.Dark().Error.Render(s), "\x1b]8;;https://x\x07" + s + "\x1b]8;;\x07"} {
+			if got, want := cellWidth(v), ansi.StringWidth(v); got != want {
+				t.Fatalf("cellWidth(%q) = %d, ansi.StringWidth = %d", v, got, want)
+			}
 		}
 	})
 }
