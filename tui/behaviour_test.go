@@ -403,6 +403,14 @@ func TestBanners(t *testing.T) {
 	d.wantScreen("Updating messages")
 	d.noScreen("Reconnecting")
 	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+		sn.Freshness = sync.Freshness{State: sync.Connecting}
+		sn.CachePainted = true
+	})
+	d.pull()
+	d.wantScreen("Connecting to host… · showing the cached copy")
+	d.wantScreen("answer 5")
+	f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.CachePainted = false })
+	f.edit(func(sn *sync.Snapshot, _ *model.State) {
 		sn.Freshness = sync.Freshness{State: sync.Error, Err: "unknown session"}
 		sn.Errors = []string{"upstream_frame_error: bad", "unknown_item x"}
 	})

@@ -22,7 +22,8 @@ func lipglossWidth(s string) int { return ansi.StringWidth(s) }
 
 // bannerLines renders the freshness banner (zero or one line) from the
 // sync snapshot. Cached history stays on screen below it.
-func bannerLines(t themes.Theme, f sync.Freshness, now time.Time, width int) []string {
+func bannerLines(t themes.Theme, snap sync.Snapshot, now time.Time, width int) []string {
+	f := snap.Freshness
 	var style lipgloss.Style
 	var msg string
 	switch f.State {
@@ -55,6 +56,9 @@ func bannerLines(t themes.Theme, f sync.Freshness, now time.Time, width int) []s
 		style, msg = t.BannerInfo, "↻ Sync error: "+orDash(f.Err)+" · retrying…"
 	default:
 		style, msg = t.BannerInfo, string(f.State)
+	}
+	if snap.CachePainted {
+		msg += " · showing the cached copy"
 	}
 	return []string{style.Render(fit(" "+msg, width))}
 }
