@@ -556,3 +556,33 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+func TestSelectionFollowsAPendingPromptIntoItsUserMessage(t *testing.T) {
+	f := newFake(t)
+	longSession(f, 1, 2)
+	d := newDriver(t, 70, 24, Options{Source: f})
+	d.typeText("join me")
+	d.keys("enter")
+	d.pull()
+	d.keys("tab") // selects the bottom row: the pending prompt
+	if row, ok := d.m.tr.selectedRow(); !ok || row.Pending == nil {
+		t.Fatalf("selected %+v", row)
+	}
+	f.frame(model.MethodTurnStarted, obj{"turnId": "t9", "startedAt": "2026-01-01T00:00:00Z", "commandId": "c1"})
+	f.item(completed, obj{"itemId": "um", "kind": "userMessage", "status": "completed", "commandId": "c1", "text": "join me", "turnId": "t9"})
+	d.pull()
+	if !d.m.tr.isSelectedID("um") {
+		t.Fatalf("selection did not move to the joined user message: %+v", d.m.tr.sel)
+	}
+}
+
+func TestClickSelectsTheRowUnderThePointer(t *testing.T) {
+	f := newFake(t)
+	longSession(f, 1, 3)
+	d := newDriver(t, 70, 24, Options{Source: f})
+	y := d.lineOf("question 2")
+	d.send(tea.MouseClickMsg{X: 5, Y: y, Button: tea.MouseLeft})
+	if !d.m.tr.isSelectedID("u00002") || d.m.focus != focusTranscript {
+		t.Fatalf("click on line %d selected %+v (focus %v)", y, d.m.tr.sel, d.m.focus)
+	}
+}
