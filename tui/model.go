@@ -209,7 +209,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dirty = true
 	case tea.BackgroundColorMsg:
 		if m.auto {
-			if th, err := themes.ByName("auto", msg.IsDark()); err == nil {
+			if th, err := themes.ByName("auto", msg.IsDark()); err == nil && th.Name != m.theme.Name {
 				m.setTheme(th)
 			}
 		}
