@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lookout-sh/lookout/model"
 )
@@ -51,6 +52,14 @@ func (r *Renderer) generic(it *model.Item, cw int, o ItemOptions) []string {
 			continue
 		}
 		val := fieldText(it.Field(name))
+		if limit := genericValueLines*w*4 + 64; !o.Expanded && len(val) > limit {
+			// Wrap no more than can show.
+			cut := limit
+			for cut > 0 && !utf8.RuneStart(val[cut]) {
+				cut--
+			}
+			val = val[:cut] + "…"
+		}
 		label := oneLine(name) + ": "
 		wrapped := wrapPlain(sanitize(label+val), w)
 		if !o.Expanded && len(wrapped) > genericValueLines {

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -43,11 +45,7 @@ func (r *Renderer) markdown(src string, width int) []string {
 	}
 	r.stats.MarkdownRenders++
 	r.stats.MarkdownBytes += len(src)
-	var out string
-	var err error
-	if tr := r.termRenderer(width); tr != nil {
-		out, err = tr.Render(src)
-	}
+	out, err := r.glamour(src, width)
 	if out == "" || err != nil {
 		return styleLines(r.theme.Text, wrapPlain(src, width))
 	}
@@ -71,6 +69,25 @@ func (r *Renderer) markdown(src string, width int) []string {
 	}
 	return trimBlank(lines)
 }
+
+// glamour runs the third-party markdown renderer, turning a panic inside
+// it into an error so that a message it cannot handle is shown as plain
+// text instead of taking the program down.
+func (r *Renderer) glamour(src string, width int) (out string, err error) {
+	tr := r.termRenderer(width)
+	if tr == nil {
+		return "", errNoRenderer
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = "", fmt.Errorf("markdown renderer panicked: %v", p)
+			delete(r.md, width) // its internal state is suspect
+		}
+	}()
+	return tr.Render(src)
+}
+
+var errNoRenderer = errors.New("no markdown renderer")
 
 // mdStream is the streaming state of one open agent message at one width:
 // the rendered lines of its stable prefix, built chunk by chunk as the

@@ -124,3 +124,16 @@ func TestCodeColoursPerTheme(t *testing.T) {
 		t.Fatalf("dark and light code share colours: %q", light)
 	}
 }
+
+// TestMarkdownFallback: when glamour cannot render, the text is shown
+// wrapped and unstyled instead of being lost.
+func TestMarkdownFallback(t *testing.T) {
+	r := New(themes.Dark())
+	r.md[30] = nil // no renderer for this width
+	lines := r.markdown("**bold** and a fairly long sentence that wraps", 30)
+	got := stripped(lines)
+	if !strings.Contains(got, "**bold** and a fairly long") || len(lines) < 2 {
+		t.Fatalf("fallback lost the text:\n%s", got)
+	}
+	checkWidth(t, lines, 30)
+}

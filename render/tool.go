@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/lookout-sh/lookout/model"
@@ -114,14 +115,9 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 			body(t.Code, shown)
 		}
 	} else if in := toolInput(it); in != "" {
-		shown := wrapPlain(sanitize(in), bw)
-		if !o.Expanded && len(shown) > toolInputLines {
-			hidden := len(shown) - toolInputLines
-			body(t.Code, shown[:toolInputLines])
-			hiddenNote(hidden, "more input line")
-		} else {
-			body(t.Code, shown)
-		}
+		shown, hidden := headWrapped(in, bw, toolInputLines, o.Expanded)
+		body(t.Code, shown)
+		hiddenNote(hidden, "more input line")
 	}
 
 	// Output: its tail unless expanded.
@@ -178,12 +174,57 @@ func tailWrapped(s string, width, n int, all bool) (shown []string, hidden int) 
 		return wrapPlain(sanitize(strings.TrimRight(s, "\n")), width), 0
 	}
 	tail, skipped := tailLines(s, n)
+	if limit := n*width*4 + 64; len(tail) > limit {
+		// A huge last line: wrap only its end, which is all that shows.
+		cut := len(tail) - limit
+		for cut < len(tail) && !utf8.RuneStart(tail[cut]) {
+			cut++
+		}
+		tail = "…" + tail[cut:]
+	}
 	shown = wrapPlain(sanitize(tail), width)
 	if len(shown) > n {
 		skipped += len(shown) - n
 		shown = shown[len(shown)-n:]
 	}
 	return shown, skipped
+}
+
+// headWrapped wraps s to width and, unless all, keeps only the first n
+// wrapped lines, wrapping no more of s than can show. hidden counts the
+// source and wrapped lines left out.
+func headWrapped(s string, width, n int, all bool) (shown []string, hidden int) {
+	s = strings.TrimRight(s, "\n")
+	if all {
+		return wrapPlain(sanitize(s), width), 0
+	}
+	head, rest := s, ""
+	end := 0
+	for k := 0; k < n; k++ {
+		j := strings.IndexByte(s[end:], '\n')
+		if j < 0 {
+			end = len(s)
+			break
+		}
+		end += j + 1
+	}
+	if end < len(s) {
+		head, rest = strings.TrimSuffix(s[:end], "\n"), s[end:]
+		hidden = strings.Count(rest, "\n") + 1
+	}
+	if limit := n*width*4 + 64; len(head) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(head[cut]) {
+			cut--
+		}
+		head = head[:cut] + "…"
+	}
+	shown = wrapPlain(sanitize(head), width)
+	if len(shown) > n {
+		hidden += len(shown) - n
+		shown = shown[:n]
+	}
+	return shown, hidden
 }
 
 // toolInput is the display form of a parsed tool input: "$ <command>" for
