@@ -216,7 +216,7 @@ func demoLongAnswer() string {
 	var b strings.Builder
 	b.WriteString("## A long answer\n\n")
 	for i := 1; i <= 2000; i++ {
-		fmt.Fprintf(&b, "%4d. step %d of the long answer\n", i, i)
+		fmt.Fprintf(&b, "%4d. step %d of many\n", i, i)
 	}
 	return b.String()
 }

@@ -50,6 +50,7 @@ type Host struct {
 	demoSID  string
 
 	wg        sync.WaitGroup // turn runners
+	flushes   sync.WaitGroup // background session flushes
 	closeOnce sync.Once
 	closeErr  error
 	served    chan struct{}
@@ -174,6 +175,8 @@ func (h *Host) shutdownStore() {
 	h.closing = true
 	h.mu.Unlock()
 	h.stopTurns()
+	h.flushAll()
+	h.flushes.Wait()
 	h.j.close()
 	h.release()
 }
@@ -317,6 +320,9 @@ func (h *Host) createSession(title string) (*session, error) {
 		s.mu.Lock()
 		_, err := s.emitLocked(model.MethodSessionState, map[string]any{"title": title})
 		s.mu.Unlock()
+		if err == nil {
+			err = s.flush()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -357,6 +363,7 @@ func (h *Host) Close() error {
 			h.srv.Close() // the listener; hijacked WebSockets stay open
 		}
 		h.stopTurns()
+		h.flushAll()
 		h.mu.Lock()
 		conns := make([]*conn, 0, len(h.conns))
 		for c := range h.conns {
@@ -373,6 +380,8 @@ func (h *Host) Close() error {
 				c.ws.Close()
 			}
 		}
+		h.flushAll()
+		h.flushes.Wait()
 		h.closeErr = h.j.close()
 		h.release()
 		if h.srv != nil {
@@ -393,6 +402,15 @@ func (h *Host) stopTurns() {
 		s.mu.Unlock()
 	}
 	h.wg.Wait()
+}
+
+// flushAll journals and sends what every session has emitted.
+func (h *Host) flushAll() {
+	for _, s := range h.sessionList() {
+		if err := s.flush(); err != nil {
+			h.log.Error("final journal commit failed", "session", s.id, "err", err)
+		}
+	}
 }
 
 func nowMs() int64 { return time.Now().UnixMilli() }

@@ -25,6 +25,9 @@ func (h *Host) loadSessions() error {
 		s.mu.Lock()
 		err := s.recoverLocked()
 		s.mu.Unlock()
+		if err == nil {
+			err = s.flush()
+		}
 		if err != nil {
 			return fmt.Errorf("journal: session %s: recovery: %w", rec.ID, err)
 		}
@@ -57,6 +60,7 @@ func (s *session) load() error {
 		return err
 	}
 	s.seq = max(s.lease, last)
+	s.sentSeq, s.sentDurable = s.state.Cursor, s.state.DurableCursor
 	rej, err := s.h.j.rejections(s.id)
 	if err != nil {
 		return err

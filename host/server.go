@@ -324,7 +324,20 @@ func (c *conn) submit(params json.RawMessage) (any, *rpcError) {
 	if p.Text == nil {
 		return nil, errInvalidParams("invalid params: text is required")
 	}
-	return s.submit(*p.CommandID, *p.Text, false)
+	res, e := s.submit(*p.CommandID, *p.Text, false)
+	if e != nil {
+		return nil, e
+	}
+	return res, flushed(s)
+}
+
+// flushed waits until what a request emitted is journaled and sent, so that
+// its answer never gets ahead of the journal.
+func flushed(s *session) *rpcError {
+	if err := s.flush(); err != nil {
+		return &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+	}
+	return nil
 }
 
 func (c *conn) replay(params json.RawMessage) (any, *rpcError) {
@@ -363,6 +376,9 @@ func (c *conn) unqueue(params json.RawMessage) (any, *rpcError) {
 	if e := s.unqueue(*p.CommandID, "unqueued"); e != nil {
 		return nil, e
 	}
+	if e := flushed(s); e != nil {
+		return nil, e
+	}
 	return struct{}{}, nil
 }
 
@@ -382,6 +398,9 @@ func (c *conn) interrupt(params json.RawMessage) (any, *rpcError) {
 		return nil, errInvalidParams("invalid params: turnId is required")
 	}
 	if e := s.interrupt(*p.TurnID); e != nil {
+		return nil, e
+	}
+	if e := flushed(s); e != nil {
 		return nil, e
 	}
 	return struct{}{}, nil
@@ -407,6 +426,9 @@ func (c *conn) respond(params json.RawMessage) (any, *rpcError) {
 		return nil, errInvalidParams(`invalid params: decision must be "approve" or "deny"`)
 	}
 	if e := s.respond(*p.ApprovalID, *p.Decision); e != nil {
+		return nil, e
+	}
+	if e := flushed(s); e != nil {
 		return nil, e
 	}
 	return struct{}{}, nil

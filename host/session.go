@@ -25,9 +25,18 @@ type session struct {
 	epoch   string
 	created string
 
-	mu        sync.Mutex
-	seq       int64 // last seq assigned
-	lease     int64 // persisted high-water mark: seq <= lease always
+	// fmu serialises flushes (commit, then send) and is held by whoever
+	// must see everything emitted so far committed and sent (subscribe,
+	// before pages). Lock order: fmu, then mu.
+	fmu   sync.Mutex
+	lease int64 // persisted seq high-water mark; guarded by fmu
+
+	mu             sync.Mutex
+	seq            int64 // last seq assigned
+	sentSeq        int64 // last seq committed and sent
+	sentDurable    int64 // last durable seq committed and sent
+	outbox         []pendingEvent
+	flushScheduled bool
 	state     *model.State
 	updatedAt time.Time
 	subs      map[*conn]struct{}
@@ -64,14 +73,20 @@ func newSession(h *Host, rec sessionRecord) *session {
 	}
 }
 
-// head is the newest viewCursor's seq: the last event folded.
-func (s *session) headLocked() int64 { return s.state.Cursor }
+// headLocked is the newest viewCursor's seq that clients may know: the
+// last event committed and sent.
+func (s *session) headLocked() int64 { return s.sentSeq }
 
+// lastDurableLocked is the seq of the last durable event emitted (committed
+// or not): the prevCursor of the next one.
 func (s *session) lastDurableLocked() int64 { return s.state.DurableCursor }
 
 // emitLocked emits one event into the session: it assigns the next seq,
-// journals a durable event (before anything is sent), folds the event into
-// the session's state and queues it to every subscriber. fields are the
+// folds the event into the session's state (which the next event builds
+// on) and puts it in the outbox. A flush, right away on another goroutine,
+// journals the outbox's durable events in one commit and only then sends
+// the outbox to subscribers, in order: durable events are journaled before
+// they are sent, and a fast agent's events share commits. fields are the
 // params beyond sessionId, viewCursor and prevCursor.
 func (s *session) emitLocked(method string, fields map[string]any) (int64, error) {
 	durable, _ := model.IsDurable(method)
@@ -79,24 +94,6 @@ func (s *session) emitLocked(method string, fields map[string]any) (int64, error
 	params, err := s.buildParams(seq, durable, fields)
 	if err != nil {
 		return 0, err
-	}
-	var lease int64
-	if seq > s.lease {
-		lease = seq + leaseBlock
-	}
-	if durable {
-		if err := s.h.j.append(s.id, []journalEvent{{Seq: seq, Method: method, Params: params}}, lease); err != nil {
-			s.h.log.Error("journal append failed", "session", s.id, "seq", seq, "err", err)
-			return 0, err
-		}
-	} else if lease > 0 {
-		if err := s.h.j.setLease(s.id, lease); err != nil {
-			s.h.log.Error("journal lease failed", "session", s.id, "err", err)
-			return 0, err
-		}
-	}
-	if lease > 0 {
-		s.lease = lease
 	}
 	s.seq = seq
 	s.updatedAt = time.Now()
@@ -106,13 +103,141 @@ func (s *session) emitLocked(method string, fields map[string]any) (int64, error
 	}
 	if err != nil {
 		// The host emitted something its own fold refuses: a host bug. The
-		// event is already journaled and is still sent.
+		// event is still journaled and sent.
 		s.h.log.Error("host fold refused its own event", "session", s.id, "seq", seq, "method", method, "err", err)
+		ev = nil
 	} else {
 		s.indexLocked(ev)
 	}
-	s.fanoutLocked(method, params, ev)
+	s.outbox = append(s.outbox, pendingEvent{je: journalEvent{Seq: seq, Method: method, Params: params}, durable: durable, ev: ev})
+	if !s.flushScheduled {
+		s.flushScheduled = true
+		s.h.flushes.Add(1)
+		go s.flushAsync()
+	}
 	return seq, nil
+}
+
+// pendingEvent is an emitted event waiting for its commit.
+type pendingEvent struct {
+	je      journalEvent
+	durable bool
+	ev      *model.Event // nil if the fold refused it
+}
+
+// flushAsync is the background flush scheduled by emitLocked.
+func (s *session) flushAsync() {
+	defer s.h.flushes.Done()
+	s.fmu.Lock()
+	defer s.fmu.Unlock()
+	s.mu.Lock()
+	s.flushScheduled = false
+	batch, subs := s.takeOutboxLocked()
+	s.mu.Unlock()
+	if err := s.commitAndSend(batch, subs, false); err != nil {
+		s.h.log.Error("journal commit failed; will retry", "session", s.id, "events", len(batch), "err", err)
+		s.mu.Lock()
+		s.outbox = append(batch, s.outbox...)
+		retry := !s.flushScheduled && !s.h.isClosing()
+		if retry {
+			s.flushScheduled = true
+			s.h.flushes.Add(1)
+		}
+		s.mu.Unlock()
+		if retry {
+			time.AfterFunc(100*time.Millisecond, s.flushAsync)
+		}
+	}
+}
+
+// flush journals and sends everything emitted so far, and returns once it
+// is done. The caller holds neither fmu nor mu.
+func (s *session) flush() error {
+	s.fmu.Lock()
+	defer s.fmu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.flushLocked()
+}
+
+// flushLocked is flush for a caller holding fmu and mu. It commits with mu
+// held, so that when it returns nothing emitted is left unsent.
+func (s *session) flushLocked() error {
+	batch, subs := s.takeOutboxLocked()
+	err := s.commitAndSend(batch, subs, true)
+	if err != nil {
+		s.outbox = append(batch, s.outbox...)
+	}
+	return err
+}
+
+func (s *session) takeOutboxLocked() ([]pendingEvent, []*conn) {
+	batch := s.outbox
+	s.outbox = nil
+	subs := make([]*conn, 0, len(s.subs))
+	for c := range s.subs {
+		subs = append(subs, c)
+	}
+	return batch, subs
+}
+
+// commitAndSend journals a batch's durable events (and, when the batch
+// passes the seq lease, a new lease) in one commit, then sends the batch to
+// subs. The caller holds fmu: batches commit and go out in emission order.
+func (s *session) commitAndSend(batch []pendingEvent, subs []*conn, muHeld bool) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	last := batch[len(batch)-1].je.Seq
+	var lease int64
+	if last > s.lease {
+		lease = last + leaseBlock
+	}
+	var durables []journalEvent
+	var lastDurable int64
+	for _, p := range batch {
+		if p.durable {
+			durables = append(durables, p.je)
+			lastDurable = p.je.Seq
+		}
+	}
+	switch {
+	case len(durables) > 0:
+		if err := s.h.j.append(s.id, durables, lease); err != nil {
+			return err
+		}
+	case lease > 0:
+		if err := s.h.j.setLease(s.id, lease); err != nil {
+			return err
+		}
+	}
+	if lease > 0 {
+		s.lease = lease
+	}
+	if !muHeld {
+		s.mu.Lock()
+	}
+	s.sentSeq = last
+	if lastDurable > 0 {
+		s.sentDurable = lastDurable
+	}
+	if !muHeld {
+		s.mu.Unlock()
+	}
+	if len(subs) == 0 {
+		return nil
+	}
+	now := time.Now().UnixMilli()
+	for _, p := range batch {
+		m := s.outMsgFor(p.je.Method, p.je.Params, p.ev, now)
+		for _, c := range subs {
+			if m.kind == kindDelta && !c.deltas.Load() {
+				continue
+			}
+			c.enqueue(m)
+		}
+	}
+	return nil
 }
 
 // buildParams encodes {"sessionId", "viewCursor", ["prevCursor"], fields...}.
@@ -183,20 +308,6 @@ func (s *session) insertPosition(e posEntry) {
 	s.positions = append(s.positions, posEntry{})
 	copy(s.positions[i+1:], s.positions[i:])
 	s.positions[i] = e
-}
-
-// fanoutLocked queues a notification to every subscriber.
-func (s *session) fanoutLocked(method string, params []byte, ev *model.Event) {
-	if len(s.subs) == 0 {
-		return
-	}
-	m := s.outMsgFor(method, params, ev, time.Now().UnixMilli())
-	for c := range s.subs {
-		if m.kind == kindDelta && !c.deltas.Load() {
-			continue
-		}
-		c.enqueue(m)
-	}
 }
 
 func (s *session) outMsgFor(method string, params []byte, ev *model.Event, nowMs int64) outMsg {

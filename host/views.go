@@ -21,8 +21,13 @@ func (s *session) subscribe(c *conn, reqID json.RawMessage, cursor *string, epoc
 			cseq = seq
 		}
 	}
+	s.fmu.Lock()
+	defer s.fmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.flushLocked(); err != nil {
+		return &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+	}
 	head := s.headLocked()
 	result := map[string]any{"epoch": s.epoch, "head": model.FormatCursor(s.id, head)}
 
@@ -32,7 +37,7 @@ func (s *session) subscribe(c *conn, reqID json.RawMessage, cursor *string, epoc
 		maxSuffix := min(limit, c.limit/2)
 		newer := len(s.durables) - sort.Search(len(s.durables), func(i int) bool { return s.durables[i] > cseq })
 		if newer <= maxSuffix && !s.missedDeltasLocked(cseq) {
-			evs, more, err := s.h.j.readAfter(s.id, cseq, s.lastDurableLocked(), maxSuffix, 1<<62)
+			evs, more, err := s.h.j.readAfter(s.id, cseq, s.sentDurable, maxSuffix, 1<<62)
 			if err == nil && !more && len(evs) == newer {
 				suffix, useSuffix = evs, true
 			} else if err != nil {
@@ -99,7 +104,7 @@ type pageResult struct {
 // cursor, oldest first.
 func (s *session) pageAfter(cseq int64, limit int) (*pageResult, *rpcError) {
 	s.mu.Lock()
-	head, lastDurable := s.headLocked(), s.lastDurableLocked()
+	head, lastDurable := s.headLocked(), s.sentDurable
 	hasOlder := len(s.durables) > 0 && s.durables[0] <= cseq
 	s.mu.Unlock()
 	if cseq > head {
@@ -127,10 +132,17 @@ func (s *session) pageAfter(cseq int64, limit int) (*pageResult, *rpcError) {
 // positioned below pos, each item's latest full-object event, in position
 // order. pos < 0 means "below everything".
 func (s *session) pageBefore(pos int64, limit int) (*pageResult, *rpcError) {
+	s.fmu.Lock()
 	s.mu.Lock()
+	if err := s.flushLocked(); err != nil {
+		s.mu.Unlock()
+		s.fmu.Unlock()
+		return nil, &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+	}
 	head := s.headLocked()
 	if pos > head+1 {
 		s.mu.Unlock()
+		s.fmu.Unlock()
 		return nil, errStale(s.epoch, "stale cursor: it is ahead of this epoch's head")
 	}
 	end := len(s.positions)
@@ -145,6 +157,7 @@ func (s *session) pageBefore(pos int64, limit int) (*pageResult, *rpcError) {
 	}
 	hasNewer := end < len(s.positions)
 	s.mu.Unlock()
+	s.fmu.Unlock()
 
 	evs, err := s.h.j.readSeqs(s.id, seqs)
 	if err != nil {
