@@ -37,9 +37,9 @@ type session struct {
 	sentDurable    int64 // last durable seq committed and sent
 	outbox         []pendingEvent
 	flushScheduled bool
-	state     *model.State
-	updatedAt time.Time
-	subs      map[*conn]struct{}
+	state          *model.State
+	updatedAt      time.Time
+	subs           map[*conn]struct{}
 
 	fullSeq   map[string]int64    // item id -> seq of its latest full-object event
 	lastDelta map[string]int64    // item id -> seq of its latest delta
