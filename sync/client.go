@@ -133,6 +133,8 @@ type clientStats struct {
 	staleBefore atomic.Int64 // before pages discarded as stale
 	replays     atomic.Int64 // command/replay requests sent
 	submits     atomic.Int64 // turn/submit requests sent
+	snapshots   atomic.Int64 // subscribe answers delivered as snapshot
+	suffixes    atomic.Int64 // subscribe answers delivered as suffix
 }
 
 // maxSettled bounds the retirement memory behind Settlement.

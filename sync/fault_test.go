@@ -208,7 +208,7 @@ func TestDurableHostRestart(t *testing.T) {
 		}
 		return false
 	})
-	queued := c.Submit("queued behind the slow one")
+	queued := c.Submit("queued behind the first")
 	waitFor(t, c.Client, "queued", func(s Snapshot) bool { return len(s.View.QueuedTurns) == 1 })
 	// The network goes first, then the host: the client sees neither the
 	// shutdown's terminals nor the close.

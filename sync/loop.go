@@ -553,6 +553,7 @@ func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 	lk.subscribed = true
 	switch r.Delivery {
 	case "snapshot":
+		l.c.stats.snapshots.Add(1)
 		if l.o.Replay {
 			if !(l.authority && r.Epoch == l.st.Epoch) {
 				l.replaceEmpty(r.Epoch)
@@ -582,6 +583,7 @@ func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 		l.cacheDirty()
 		l.caughtUp()
 	case "suffix":
+		l.c.stats.suffixes.Add(1)
 		if r.Epoch != l.st.Epoch {
 			l.addError("suffix delivery from another epoch: resubscribing")
 			l.authority = false
