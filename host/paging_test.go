@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/host/hosttest"
@@ -33,9 +34,11 @@ func TestPageThroughTenThousandEvents(t *testing.T) {
 	h := hosttest.Start(t, host.Options{AgentImpl: burstAgent{}})
 	c := hosttest.Dial(t, h)
 	sid, epoch, st := newSession(t, c)
+	t0 := time.Now()
 	runTurn(t, c, sid, st, "b", "burst 9996") // + title, turn/started, userMessage, turn/completed
-
-	evs := pageAll(t, c, sid, epoch, 7)
+	t1 := time.Now()
+	evs := pageAll(t, c, sid, epoch, 41)
+	t.Logf("burst turn %v, paging %v", t1.Sub(t0), time.Since(t1))
 	if len(evs) != 10000 {
 		t.Fatalf("%d durable events paged, want 10000", len(evs))
 	}
@@ -47,11 +50,11 @@ func TestPageThroughTenThousandEvents(t *testing.T) {
 		seen[ev.Seq] = true
 	}
 	// The last page's endCursor is the head; a page from the head is empty.
-	last := getPage(t, c, sid, epoch, "after", model.FormatCursor(sid, evs[len(evs)-2].Seq), 7)
+	last := getPage(t, c, sid, epoch, "after", model.FormatCursor(sid, evs[len(evs)-2].Seq), 41)
 	if last.HasNewer || last.EndCursor != model.FormatCursor(sid, st.Cursor) {
 		t.Fatalf("last page: hasNewer %v endCursor %s, head %d", last.HasNewer, last.EndCursor, st.Cursor)
 	}
-	empty := getPage(t, c, sid, epoch, "after", last.EndCursor, 7)
+	empty := getPage(t, c, sid, epoch, "after", last.EndCursor, 41)
 	if len(empty.Events) != 0 || empty.HasNewer || empty.EndCursor != last.EndCursor {
 		t.Fatalf("page at head = %+v", empty)
 	}
@@ -63,8 +66,8 @@ func TestPageThroughTenThousandEvents(t *testing.T) {
 	var positions []int64
 	cursor := ""
 	for {
-		p := getPage(t, c, sid, epoch, "before", cursor, 9)
-		if len(p.Events) > 9 {
+		p := getPage(t, c, sid, epoch, "before", cursor, 50)
+		if len(p.Events) > 50 {
 			t.Fatalf("before page of %d", len(p.Events))
 		}
 		var pagePos []int64
