@@ -152,3 +152,30 @@ func BenchmarkWindowCacheHit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStreamingListDelta streams a tight numbered list (no blank
+// lines) that already has 1,000 items: each delta adds words to the last
+// item or starts the next one, so only the open item is rendered again.
+func BenchmarkStreamingListDelta(b *testing.B) {
+	ss := newSession(b)
+	ss.start(itemJSON("a1", "agentMessage", "inProgress", 1, map[string]any{"text": ""}))
+	var sb strings.Builder
+	for i := 1; i <= 1000; i++ {
+		fmt.Fprintf(&sb, "%d. step %d of many\n", i, i)
+	}
+	ss.delta("a1", "text", sb.String()+"1001. step")
+	r := New(themes.Dark())
+	r.Item(ss.item("a1"), 100, ItemOptions{Spinner: "⠋"})
+	b.ReportAllocs()
+	b.ResetTimer()
+	item, i := 1001, 0
+	for b.Loop() {
+		d := " more"
+		if i++; i%5 == 0 {
+			item++
+			d = fmt.Sprintf("\n%d. step", item)
+		}
+		ss.delta("a1", "text", d)
+		r.Item(ss.item("a1"), 100, ItemOptions{Spinner: "⠋"})
+	}
+}

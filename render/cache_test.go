@@ -230,6 +230,13 @@ func TestStreamingMatchesOneShot(t *testing.T) {
 		"+ plus item",
 		"3) third",
 		"    indented code",
+		"- x\n- y\n- z",
+		"* star\n* again",
+		"7. seven\n8. eight\n9. nine\n10. ten\n11. eleven",
+		"1. one\n1. one again\n1. and again",
+		"- outer\n  - inner\n- outer two\n  continued",
+		"- item with fence\n  ```\n  - not an item\n  ```\n- next",
+		"Intro:\n- a\n- b",
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		var parts []string

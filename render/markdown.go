@@ -117,7 +117,7 @@ func (r *Renderer) streamMarkdown(c *itemCache, text string, width int, indent s
 	if b := stableBoundary(text, len(st.stable)); b > len(st.stable) {
 		chunk := indentLines(indent, r.markdown(text[len(st.stable):b], width))
 		if len(chunk) > 0 {
-			if len(st.stableLines) > 0 {
+			if len(st.stableLines) > 0 && blankBefore(text, len(st.stable)) {
 				st.stableLines = append(st.stableLines, "")
 			}
 			st.stableLines = append(st.stableLines, chunk...)
@@ -131,7 +131,7 @@ func (r *Renderer) streamMarkdown(c *itemCache, text string, width int, indent s
 	}
 	out := make([]string, 0, len(st.stableLines)+1+len(st.tailLines))
 	out = append(out, st.stableLines...)
-	if len(st.stableLines) > 0 && len(st.tailLines) > 0 {
+	if len(st.stableLines) > 0 && len(st.tailLines) > 0 && blankBefore(text, len(st.stable)) {
 		out = append(out, "")
 	}
 	return append(out, st.tailLines...)
@@ -155,12 +155,18 @@ func indentLines(indent string, lines []string) []string {
 // this function returned for a prefix of text (such a point is outside any
 // fenced code block).
 //
-// A split point is the start of a line that follows a blank line, outside
-// a fenced code block, and that begins with a character other than
-// whitespace or ':' (an indented line could continue a list item or be
-// indented code, and ':' could attach a definition to the block before),
-// and that does not start a list item when the block before the blank
-// line held one (the two would be one loose list).
+// A split point is the start of a complete-enough line, outside a fenced
+// code block and not indented (an indented line could continue a list
+// item or be indented code), that either
+//
+//   - follows a blank line, does not start with ':' (which could attach a
+//     definition to the block before), and does not start a list item
+//     when the block before the blank line held one (the two would be one
+//     loose list); or
+//   - starts the next item of the list the previous line belongs to (same
+//     bullet, or the next number), so that a long tight list streams in
+//     pieces too.
+//
 // Markdown before such a point renders the same whatever follows it.
 func stableBoundary(text string, from int) int {
 	best := from
@@ -168,8 +174,15 @@ func stableBoundary(text string, from int) int {
 	fenceLen := 0
 	prevBlank := false
 	// listBefore: the last block before the current blank run had a list
-	// item; listNow: the current block has one.
+	// item; listNow: the current block has one. mark and num are the
+	// current top-level list's marker and the number its last item shows.
 	listBefore, listNow := false, false
+	var mark byte
+	num := 0
+	// simple: the current top-level item has only its line, plain
+	// continuation lines and nested items (glamour spaces anything else
+	// differently when the list is cut after it).
+	simple := false
 	for pos := from; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
 		complete := end >= 0
@@ -179,26 +192,49 @@ func stableBoundary(text string, from int) int {
 			end += pos
 		}
 		line := text[pos:end]
-		if fenceChar == 0 && prevBlank && pos > from && line != "" && !startsIndented(line) && line[0] != ':' &&
-			!(listBefore && isListItem(line)) {
-			best = pos
+		item, m, n := listItemInfo(line)
+		if fenceChar == 0 && pos > from && line != "" && !startsIndented(line) {
+			switch {
+			case prevBlank:
+				// An unfinished line of digits may yet become "10. item".
+				maybeItem := item || !complete && len(line) <= 9 && strings.Trim(line, "0123456789") == ""
+				if line[0] != ':' && !(listBefore && maybeItem) {
+					best = pos
+				}
+			case item && listNow && simple && m == mark && (m != '.' && m != ')' || n == num+1):
+				best = pos
+			}
 		}
 		if !complete {
 			break
 		}
-		if ch, n, rest := fenceMarker(line); n >= 3 {
+		if ch, fl, rest := fenceMarker(line); fl >= 3 {
 			switch {
 			case fenceChar == 0 && (ch == '~' || !strings.ContainsRune(rest, '`')):
-				fenceChar, fenceLen = ch, n
-			case fenceChar == ch && n >= fenceLen && strings.TrimSpace(rest) == "":
+				fenceChar, fenceLen = ch, fl
+			case fenceChar == ch && fl >= fenceLen && strings.TrimSpace(rest) == "":
 				fenceChar, fenceLen = 0, 0
 			}
 		}
 		blank := strings.TrimSpace(line) == ""
+		if t := strings.TrimLeft(line, " \t"); blank || fenceChar != 0 || (!item && t != "" && strings.ContainsRune("`~>|#", rune(t[0]))) {
+			simple = false
+		}
 		switch {
 		case blank && !prevBlank:
 			listBefore, listNow = listNow, false
-		case !blank && fenceChar == 0 && isListItem(line):
+		case !blank && fenceChar == 0 && item:
+			if !startsIndented(line) {
+				// glamour numbers an ordered list from its first number
+				// by position, whatever the later items say.
+				continues := m == mark && (listNow || prevBlank && listBefore)
+				if continues && (m == '.' || m == ')') {
+					num++
+				} else {
+					num = n
+				}
+				mark, simple = m, true
+			}
 			listNow = true
 		case !blank && prevBlank && listBefore && startsIndented(line):
 			// An indented block after a list continues its last item.
@@ -210,27 +246,51 @@ func stableBoundary(text string, from int) int {
 	return best
 }
 
-// isListItem reports whether a line starts a list item: "-", "+", "*" or
-// up to nine digits and "." or ")", then a space, a tab or the line's end.
+// blankBefore reports whether the line before offset b (a line start
+// after the first line) is blank: chunks split there are joined with a
+// blank line, chunks split inside a tight list are not.
+func blankBefore(text string, b int) bool {
+	if b < 2 {
+		return false
+	}
+	prev := text[strings.LastIndexByte(text[:b-1], '\n')+1 : b-1]
+	return strings.TrimSpace(prev) == ""
+}
+
+// isListItem reports whether a line starts a list item.
 func isListItem(line string) bool {
+	ok, _, _ := listItemInfo(line)
+	return ok
+}
+
+// listItemInfo reports whether a line starts a list item ("-", "+", "*",
+// or up to nine digits and "." or ")", then a space, a tab or the line's
+// end), its marker ('-', '+', '*', '.' or ')') and, for an ordered item,
+// its number.
+func listItemInfo(line string) (ok bool, mark byte, num int) {
 	t := strings.TrimLeft(line, " ")
 	if t == "" {
-		return false
+		return false, 0, 0
 	}
 	n := 0
 	switch t[0] {
 	case '-', '+', '*':
-		n = 1
+		mark, n = t[0], 1
 	default:
 		for n < len(t) && n < 9 && t[n] >= '0' && t[n] <= '9' {
+			num = num*10 + int(t[n]-'0')
 			n++
 		}
 		if n == 0 || n >= len(t) || (t[n] != '.' && t[n] != ')') {
-			return false
+			return false, 0, 0
 		}
+		mark = t[n]
 		n++
 	}
-	return n == len(t) || t[n] == ' ' || t[n] == '\t'
+	if n == len(t) || t[n] == ' ' || t[n] == '\t' {
+		return true, mark, num
+	}
+	return false, 0, 0
 }
 
 func startsIndented(line string) bool { return line[0] == ' ' || line[0] == '\t' }

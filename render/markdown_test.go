@@ -28,6 +28,16 @@ func TestStableBoundary(t *testing.T) {
 		{"list after paragraph", "para\n\n|- a"},
 		{"whitespace-only blank line", "a\n  \n|b"},
 		{"empty", "|"},
+		{"unfinished number after a list", "|- a\n\n1"},
+		{"unfinished number after a list, more", "|1. a\n\n12"},
+		{"unfinished number after a paragraph", "a\n\n|1"},
+		{"tight list item", "- a\n|- b"},
+		{"tight list, last complete item", "- a\n- b\n|- c"},
+		{"tight ordered list", "1. a\n2. b\n|3. c"},
+		{"ordered list with repeated numbers", "|1. a\n1. b"},
+		{"bullet change starts a new list", "|- a\n* b"},
+		{"item with a fence is not split after", "|- a\n  ```\n  x\n  ```\n- b"},
+		{"loose list continues numbering", "1. a\n\n2. b\n|3. c"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
