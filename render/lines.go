@@ -140,8 +140,13 @@ func cellWidth(s string) int {
 			w++
 			i++
 		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			// parameters, then intermediates, then one final byte;
+			// anything else is left to ansi.StringWidth.
 			j := i + 2
-			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+			for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
+				j++
+			}
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
 				j++
 			}
 			if j >= len(s) || s[j] < 0x40 || s[j] > 0x7e {

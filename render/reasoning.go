@@ -9,7 +9,8 @@ import (
 // reasoning renders the model's thinking summary. Collapsed (the default)
 // it is one muted line, "▸ Thinking: <first summary line>", cut to the
 // width; expanded it lists every summary part, wrapped, a blank line
-// between parts.
+// between parts. Summaries are markdown, processed lightly: "**" markers
+// are dropped, and a line that is all emphasis or a heading shows bold.
 func (r *Renderer) reasoning(it *model.Item, cw int, o ItemOptions) []string {
 	t := r.theme
 	parts := it.Summary()
@@ -54,7 +55,7 @@ func (r *Renderer) reasoning(it *model.Item, cw int, o ItemOptions) []string {
 					// A line that is all emphasis ("**Planning**") is a title.
 					src, style = title, t.Reasoning.Bold(true)
 				}
-				for _, l := range wrapPlain(src, w) {
+				for _, l := range wrapPlain(strings.ReplaceAll(src, "**", ""), w) {
 					if l == "" {
 						lines = append(lines, "")
 						continue
@@ -78,5 +79,6 @@ func summaryTitle(p string) string {
 			break
 		}
 	}
-	return strings.TrimSpace(l)
+	// Emphasis inside the line ("**Reading.** The user…") is dropped too.
+	return strings.TrimSpace(strings.ReplaceAll(l, "**", ""))
 }
