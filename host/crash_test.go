@@ -1,0 +1,224 @@
+package host_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/host/hosttest"
+	"github.com/lookout-sh/lookout/model"
+)
+
+const helperEnv = "LOOKOUT_TEST_HOST_DIR"
+
+// TestMain doubles as a standalone durable host when helperEnv names a data
+// directory: the crash test runs it as a real process and kills it.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(helperEnv); dir != "" {
+		h, err := host.Start(context.Background(), host.Options{Addr: "127.0.0.1:0", DataDir: dir})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "helper host:", err)
+			os.Exit(2)
+		}
+		tmp := filepath.Join(dir, "url.tmp")
+		os.WriteFile(tmp, []byte(h.URL()), 0o600)
+		os.Rename(tmp, filepath.Join(dir, "url"))
+		select {}
+	}
+	os.Exit(m.Run())
+}
+
+// startHostProcess runs a durable host in a child process on dir and
+// dials it.
+func startHostProcess(t *testing.T, dir string) (*exec.Cmd, *hosttest.Client) {
+	t.Helper()
+	urlFile := filepath.Join(dir, "url")
+	os.Remove(urlFile)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+dir)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	deadline := time.Now().Add(hosttest.Timeout)
+	var url []byte
+	for {
+		var err error
+		if url, err = os.ReadFile(urlFile); err == nil {
+			break
+		}
+		select {
+		case <-exited:
+			t.Fatal("host process exited during start")
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("host process did not start")
+		}
+	}
+	tok, err := os.ReadFile(host.TokenPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := hosttest.DialURL(string(url), http.Header{"Authorization": {"Bearer " + strings.TrimSpace(string(tok))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return cmd, c
+}
+
+func TestKilledHostAppendsHostDeathTerminals(t *testing.T) {
+	dir := t.TempDir()
+	proc, c := startHostProcess(t, dir)
+	sid, epoch, st := newSession(t, c)
+	_, slowTurn, err := c.Submit(sid, "slow-cmd", "a slow one, please")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _, err := c.Submit(sid, "queued-cmd", "queued behind it"); err != nil || s != "queued" {
+		t.Fatalf("queued submit: %s %v", s, err)
+	}
+	if _, _, err := c.WaitEvent(st, func(ev *model.Event) bool { return ev.Method == model.MethodItemDelta && ev.Delta == "while. " }); err != nil {
+		t.Fatal(err)
+	}
+	var openItem string
+	for _, it := range st.Items() {
+		if it.IsOpen() {
+			openItem = it.ID
+		}
+	}
+	if openItem == "" || st.ActiveTurn() == nil {
+		t.Fatal("nothing open at the kill")
+	}
+	seenBefore := st.Cursor
+
+	proc.Process.Kill() // SIGKILL: no chance to write anything
+	<-c.Done()
+
+	_, c2 := startHostProcess(t, dir)
+	sub, err := c2.Subscribe(sid, model.FormatCursor(sid, seenBefore), epoch, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("resubscribe at %d: %s, head %s", seenBefore, sub.Delivery, sub.Head)
+	if sub.Epoch != epoch {
+		t.Fatalf("epoch changed across a restart: %s -> %s", epoch, sub.Epoch)
+	}
+	if sub.Delivery == "snapshot" {
+		if _, err := st.LoadSnapshot(sid, epoch, *sub.Snapshot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The queued turn runs after recovery: read until it completes.
+	for {
+		ev, err := c2.NextEvent()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Seq <= seenBefore {
+			t.Fatalf("seq %d reused after the restart (had seen %d)", ev.Seq, seenBefore)
+		}
+		if err := st.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Method == model.MethodTurnCompleted && ev.TurnID != slowTurn {
+			break
+		}
+	}
+	it := st.Item(openItem)
+	if it.Status != model.StatusFailed || it.EndedBy() != "hostDeath" {
+		t.Fatalf("open item after recovery: %s", it.AppendJSON(nil))
+	}
+	queuedRan := false
+	for _, it := range itemsOfKind(st, model.KindUserMessage) {
+		if it.CommandID() == "queued-cmd" {
+			queuedRan = true
+		}
+	}
+	if !queuedRan || !st.Idle() {
+		t.Fatalf("queued turn ran %v, idle %v", queuedRan, st.Idle())
+	}
+	for _, it := range st.Items() {
+		if it.IsOpen() {
+			t.Fatalf("item still open: %s", it.ID)
+		}
+	}
+	// The journal is one unbroken chain, holds the killed turn's host-death
+	// terminal, and folds to what the client holds.
+	all := pageAll(t, c2, sid, epoch, 100)
+	found := false
+	for _, ev := range all {
+		if ev.Method == model.MethodTurnCompleted && ev.TurnID == slowTurn {
+			found = ev.Status == model.StatusFailed && ev.TurnError != nil && ev.TurnError.Code == "hostDeath"
+		}
+	}
+	if !found {
+		t.Fatal("no turn/completed failed with hostDeath for the killed turn")
+	}
+	snap, _ := snapshotState(t, c2, sid)
+	if string(foldAll(t, sid, all).Encode()) != string(snap.Encode()) || string(st.Encode()) != string(snap.Encode()) {
+		t.Fatal("client fold, journal fold and snapshot disagree after recovery")
+	}
+	if r := replay(t, c2, sid, "slow-cmd"); r.State != "settled" {
+		t.Fatalf("replay after recovery = %+v", r)
+	}
+}
+
+func TestGracefulRestartKeepsSessionsAndQueue(t *testing.T) {
+	dir := t.TempDir()
+	h := hosttest.Start(t, host.Options{DataDir: dir})
+	c := hosttest.Dial(t, h)
+	sid, epoch, st := newSession(t, c)
+	runTurn(t, c, sid, st, "one", "hello")
+	_, slow, _ := c.Submit(sid, "slow", "slow")
+	c.Submit(sid, "later", "run me after the restart")
+	if _, _, err := c.WaitEvent(st, func(ev *model.Event) bool { return ev.Method == model.MethodItemDelta && ev.Delta == "while. " }); err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+	// The client hears the stopped turn before the close.
+	ev, _, err := c.WaitEvent(st, hosttest.TurnCompleted(slow))
+	if err != nil || ev.Status != model.StatusStopped || ev.TurnError == nil || ev.TurnError.Code != "hostShutdown" {
+		t.Fatalf("turn at shutdown: %+v %v", ev, err)
+	}
+	<-c.Done()
+	if c.CloseCode() != 1001 {
+		t.Fatalf("close code %d", c.CloseCode())
+	}
+	h2 := hosttest.Start(t, host.Options{DataDir: dir})
+	c2 := hosttest.Dial(t, h2)
+	sub, err := c2.Subscribe(sid, model.FormatCursor(sid, st.Cursor), epoch, 0)
+	if err != nil || sub.Epoch != epoch {
+		t.Fatalf("resubscribe: %+v %v", sub, err)
+	}
+	for {
+		ev, err := c2.NextEvent()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Method == model.MethodTurnCompleted {
+			break
+		}
+	}
+	if r := replay(t, c2, sid, "later"); r.State != "settled" || r.Settlement["kind"] != "userMessage" {
+		t.Fatalf("queued command after restart: %+v", r)
+	}
+	snap, _ := snapshotState(t, c2, sid)
+	if string(snap.Encode()) != string(st.Encode()) {
+		t.Fatal("fold after restart != snapshot")
+	}
+}
