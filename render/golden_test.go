@@ -25,7 +25,32 @@ func checkWidth(t tb, lines []string, width int) {
 		if strings.ContainsRune(l, '\n') {
 			t.Fatalf("line %d contains a newline: %q", i, l)
 		}
+		if !selfContained(l) {
+			t.Fatalf("line %d leaves a style or link open: %q", i, l)
+		}
 	}
+}
+
+// selfContained reports whether a line resets every style it sets and
+// closes every hyperlink it opens: its last SGR sequence is a reset and
+// its last OSC 8 has an empty target.
+func selfContained(l string) bool {
+	lastSGR, lastLink := "", ""
+	for i := 0; i+1 < len(l); i++ {
+		if l[i] != 0x1b {
+			continue
+		}
+		if n := leadingSGR(l[i:]); n > 0 {
+			lastSGR = l[i : i+n]
+		} else if strings.HasPrefix(l[i:], "\x1b]8;") {
+			body := l[i+4:] // params;target, up to BEL or ESC
+			if k := strings.IndexAny(body, "\x07\x1b"); k >= 0 {
+				body = body[:k]
+			}
+			lastLink = body[strings.IndexByte(body, ';')+1:]
+		}
+	}
+	return (lastSGR == "" || lastSGR == "\x1b[m" || lastSGR == "\x1b[0m") && lastLink == ""
 }
 
 // stripped joins lines without their escape sequences, marking the right

@@ -69,28 +69,26 @@ func oneLine(s string) string {
 	return s
 }
 
-// isCleanText reports whether s has no control characters except LF and no
-// invalid UTF-8, so sanitize would return it unchanged.
+// isCleanText reports whether s has no control characters except LF
+// (C0, DEL or C1) and no invalid UTF-8, so sanitize would return it
+// unchanged.
 func isCleanText(s string) bool {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c < 0x20 && c != '\n' || c == 0x7f {
+		if c < 0x80 {
+			if c < 0x20 && c != '\n' || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r < 0xa0 {
 			return false
 		}
-		if c >= 0x80 {
-			return utf8.ValidString(s[i:]) && !hasC1(s[i:])
-		}
+		i += size
 	}
 	return true
-}
-
-func hasC1(s string) bool {
-	for _, r := range s {
-		if r >= 0x80 && r < 0xa0 {
-			return true
-		}
-	}
-	return false
 }
 
 // wrapPlain word-wraps sanitized plain text to width cells, breaking words

@@ -22,6 +22,9 @@ func TestSanitize(t *testing.T) {
 		{"c1\u0085here", "c1here"},
 		{"bad \xff byte", "bad \ufffd byte"},
 		{"漢字 🚀", "漢字 🚀"},
+		{"漢字\x1b]8;;u\x1b\\ after wide", "漢字 after wide"},
+		{"é\x07", "é"},
+		{"\ufffd is fine", "\ufffd is fine"},
 	}
 	for _, c := range cases {
 		if got := sanitize(c.in); got != c.want {
