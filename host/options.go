@@ -73,6 +73,12 @@ type Options struct {
 	// OutboundQueue bounds each connection's outbound queue, in messages;
 	// 0 means DefaultOutboundQueue.
 	OutboundQueue int
+	// SendBuffer, when positive, sets each connection's kernel send buffer
+	// (SO_SNDBUF) in bytes. Kernels buffer megabytes for a peer that stops
+	// reading; a small buffer makes the outbound queue policy (shed deltas,
+	// then close with 1013) engage sooner and bounds memory per stalled
+	// client. 0 keeps the OS default.
+	SendBuffer int
 	// SyncFull makes every journal commit wait for fsync (SQLite
 	// synchronous=FULL). By default commits survive a process crash
 	// (kill -9) but the last few may be lost on power failure.

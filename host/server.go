@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -37,6 +38,11 @@ func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader has answered
 	}
 	ws.SetReadLimit(MaxFrameBytes)
+	if n := h.opts.SendBuffer; n > 0 {
+		if tc, ok := ws.UnderlyingConn().(*net.TCPConn); ok {
+			tc.SetWriteBuffer(n)
+		}
+	}
 	c := newConn(h, ws, h.opts.OutboundQueue)
 	if !h.addConn(c) {
 		ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1001, "host shutting down"), time.Now().Add(time.Second))
