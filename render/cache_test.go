@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/themes"
 	"pgregory.net/rapid"
@@ -52,6 +53,15 @@ func TestCacheWidthOptionsTheme(t *testing.T) {
 	}
 	if sel[0] == w80[0] || !strings.Contains(sel[0], "▌") || len(sel) != len(w80) {
 		t.Fatalf("selected row has no marker: %q", sel[0])
+	}
+	for i := range sel {
+		if a, b := strings.TrimPrefix(ansi.Strip(sel[i]), "▌ "), strings.TrimPrefix(ansi.Strip(w80[i]), "  "); a != b {
+			t.Fatalf("line %d differs beyond the gutter: %q vs %q", i, a, b)
+		}
+	}
+	// And back: the unselected lines are the very ones cached before.
+	if !sameSlice(w80, r.Item(it, 80, ItemOptions{})) {
+		t.Fatal("unselecting rendered again")
 	}
 	r.SetTheme(themes.Light())
 	light := r.Item(it, 80, ItemOptions{})

@@ -33,5 +33,6 @@ func (r *Renderer) Pending(p model.PendingEntry, width int) []string {
 	t := r.theme
 	label := t.Pending.Render("You") + t.Faint.Render(" · ") + t.Pending.Render(pendingLabel(p.Status))
 	lines := r.prompt(t.Faint.Render("┃"), label, t.Pending, p.Text, contentWidth(width))
-	return r.frame(lines, width, ItemOptions{})
+	out, _ := r.frame(lines, width, ItemOptions{})
+	return out
 }

@@ -78,8 +78,8 @@ type itemCache struct {
 
 type cacheEntry struct {
 	key   itemKey
-	body  []string // the kind's lines, before the gutter
 	lines []string
+	glen  int // bytes of gutter before each line's body
 }
 
 // itemKey is everything that changes an item's lines besides the theme,
@@ -167,12 +167,17 @@ func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 		}
 	}
 	// Selection only changes the gutter: reuse a body laid out without it.
+	// The body is each line after its gutter: substrings, no copies, and
+	// already fitted to the width (both gutters are as wide).
 	var body []string
 	for _, e := range c.entries {
 		k := e.key
 		k.opts.Selected = key.opts.Selected
 		if k == key {
-			body = e.body
+			body = make([]string, len(e.lines))
+			for i, l := range e.lines {
+				body[i] = l[e.glen:]
+			}
 			break
 		}
 	}
@@ -180,11 +185,11 @@ func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 		r.stats.ItemRenders++
 		body = r.body(it, c, width, o)
 	}
-	lines := r.frame(body, width, o)
+	lines, glen := r.frame(body, width, o)
 	if len(c.entries) >= entriesPerItem {
 		c.entries = slices.Delete(c.entries, 0, 1)
 	}
-	c.entries = append(c.entries, cacheEntry{key: key, body: body, lines: lines})
+	c.entries = append(c.entries, cacheEntry{key: key, lines: lines, glen: glen})
 	return lines
 }
 
@@ -267,8 +272,9 @@ func contentWidth(width int) int {
 	return width - gutterWidth
 }
 
-// frame adds the selection gutter and enforces the width contract.
-func (r *Renderer) frame(lines []string, width int, o ItemOptions) []string {
+// frame adds the selection gutter and enforces the width contract. It
+// returns the lines and the byte length of the gutter before each.
+func (r *Renderer) frame(lines []string, width int, o ItemOptions) ([]string, int) {
 	cw := contentWidth(width)
 	out := make([]string, 0, len(lines))
 	gutter := ""
@@ -299,5 +305,5 @@ func (r *Renderer) frame(lines []string, width int, o ItemOptions) []string {
 	if len(out) == 0 {
 		out = append(out, gutter)
 	}
-	return out
+	return out, len(gutter)
 }
