@@ -47,7 +47,7 @@ func newCacheClient(t *testing.T, dir, url, sid string) *Client {
 }
 
 // settledState is a session of n completed items.
-func settledState(t *testing.T, sid string, n int) *model.State {
+func settledState(t testing.TB, sid string, n int) *model.State {
 	st := model.NewState(sid)
 	var prev int64
 	for i := 1; i <= n; i++ {

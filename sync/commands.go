@@ -138,11 +138,10 @@ func (l *loopState) retryDue() {
 }
 
 // reconcile resolves the pending family on a new connection (seed 000):
-// every acked entry is replayed once; every unacked entry is resubmitted
-// once with its commandId. needReplay (from a snapshot) is covered since
-// those are acked entries.
-func (l *loopState) reconcile(needReplay []string) {
-	_ = needReplay
+// every acked entry is replayed once (this covers the acked entries a
+// snapshot no longer lists); every unacked entry is resubmitted once with
+// its commandId.
+func (l *loopState) reconcile() {
 	for _, p := range l.st.Pending() {
 		if p.Acked {
 			l.sendReplay(p.CommandID)

@@ -42,7 +42,6 @@ type link struct {
 	catchingUp  bool
 	caughtUp    bool
 	reconciled  bool
-	needReplay  []string
 
 	after  *pageRequest   // the forward page in flight
 	buffer []*model.Event // live events held while catching up
@@ -566,7 +565,7 @@ func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 			return
 		}
 		old := l.st.Epoch
-		need, err := l.st.LoadSnapshot(l.sessionID, r.Epoch, *r.Snapshot)
+		_, err := l.st.LoadSnapshot(l.sessionID, r.Epoch, *r.Snapshot)
 		if err != nil {
 			l.addError(err.Error())
 			l.dropLink(&connError{Persistent: true, Msg: "the host sent a snapshot this client cannot load: " + err.Error()}, false)
@@ -579,7 +578,6 @@ func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 		l.authority = true
 		l.painted = false
 		l.dirty = true
-		lk.needReplay = need
 		l.cacheDirty()
 		l.caughtUp()
 	case "suffix":
@@ -756,8 +754,7 @@ func (l *loopState) caughtUp() {
 	l.cacheDirty()
 	if !lk.reconciled {
 		lk.reconciled = true
-		l.reconcile(lk.needReplay)
-		lk.needReplay = nil
+		l.reconcile()
 	}
 }
 
