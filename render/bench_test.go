@@ -179,3 +179,25 @@ func BenchmarkStreamingListDelta(b *testing.B) {
 		r.Item(ss.item("a1"), 100, ItemOptions{Spinner: "⠋"})
 	}
 }
+
+// BenchmarkStreamingCodeDelta adds one line to an open Go code block that
+// already has 200 lines: only the open segment is highlighted again.
+func BenchmarkStreamingCodeDelta(b *testing.B) {
+	ss := newSession(b)
+	var sb strings.Builder
+	sb.WriteString("Here it is:\n\n```go\n")
+	for i := range 200 {
+		fmt.Fprintf(&sb, "\tvalue%d := compute(%d, \"label\")\n", i, i)
+	}
+	ss.start(itemJSON("a1", "agentMessage", "inProgress", 1, map[string]any{"text": sb.String()}))
+	r := New(themes.Dark())
+	r.Item(ss.item("a1"), 100, ItemOptions{Spinner: "⠋"})
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 200
+	for b.Loop() {
+		i++
+		ss.delta("a1", "text", fmt.Sprintf("\tvalue%d := compute(%d, \"label\")\n", i, i))
+		r.Item(ss.item("a1"), 100, ItemOptions{Spinner: "⠋"})
+	}
+}

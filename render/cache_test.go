@@ -247,6 +247,10 @@ func TestStreamingMatchesOneShot(t *testing.T) {
 		"- outer\n  - inner\n- outer two\n  continued",
 		"- item with fence\n  ```\n  - not an item\n  ```\n- next",
 		"Intro:\n- a\n- b",
+		longCode(),
+		"```\n" + strings.Repeat("plain line\n", 12) + "`not a fence\n" + strings.Repeat("more\n", 9) + "```",
+		"- in a list\n  ```\n" + strings.Repeat("  indented code\n", 20) + "  ```",
+		"```go\n" + strings.Repeat("s := `raw\n", 1) + strings.Repeat("string line\n", 10) + "`\n```",
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		var parts []string
@@ -273,3 +277,57 @@ func TestStreamingMatchesOneShot(t *testing.T) {
 }
 
 func jsonRaw(s string) any { return rawJSON(s) }
+
+// longCode is a Go code block of about 30 lines, with blank lines inside.
+func longCode() string {
+	var b strings.Builder
+	b.WriteString("```go\n")
+	for i := range 30 {
+		if i%7 == 6 {
+			b.WriteString("\n")
+			continue
+		}
+		fmt.Fprintf(&b, "\tx%d := compute(%d) // step %d\n", i, i, i)
+	}
+	b.WriteString("```")
+	return b.String()
+}
+
+// TestStreamingCodeBlockInSegments: a long code block streamed line by
+// line re-renders only its open segment on each delta, never the whole
+// block, and its lines come out as a one-shot render lays them out.
+func TestStreamingCodeBlockInSegments(t *testing.T) {
+	ss := newSession(t)
+	ss.start(itemJSON("a1", "agentMessage", "inProgress", 1, map[string]any{"text": "Here it is:\n\n```go\n"}))
+	r := New(themes.Dark())
+	r.Item(ss.item("a1"), 80, ItemOptions{})
+	const lineLen = len("\tvalue42 := compute(42, \"label\")\n")
+	worst := 0
+	for i := range 200 {
+		before := r.Stats().MarkdownBytes
+		ss.delta("a1", "text", fmt.Sprintf("\tvalue%02d := compute(%02d, \"label\")\n", i%100, i%100))
+		r.Item(ss.item("a1"), 80, ItemOptions{})
+		worst = max(worst, r.Stats().MarkdownBytes-before)
+	}
+	// At most two segments (the one closing and the new tail) and the
+	// repeated opening line.
+	if limit := 2*(codeSegmentLines+1)*lineLen + 2*len("```go\n"); worst > limit {
+		t.Fatalf("one code line rendered %d bytes of markdown, limit %d", worst, limit)
+	}
+	got := stripped(r.Item(ss.item("a1"), 80, ItemOptions{}))
+	want := stripped(New(themes.Dark()).Item(ss.item("a1"), 80, ItemOptions{}))
+	if got != want {
+		t.Fatalf("segmented code differs from one render:\n%s\nvs\n%s", got, want)
+	}
+	if n := strings.Count(got, "compute("); n != 200 {
+		t.Fatalf("%d code lines shown, want 200", n)
+	}
+	// Completing the block changes nothing but the header.
+	ss.complete(itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": ss.item("a1").Text() + "```\n"}))
+	final := stripped(r.Item(ss.item("a1"), 80, ItemOptions{}))
+	_, gotBody, _ := strings.Cut(got, "\n")
+	_, finalBody, _ := strings.Cut(final, "\n")
+	if gotBody != finalBody {
+		t.Fatalf("streamed code differs from the finished message:\n%s\nvs\n%s", gotBody, finalBody)
+	}
+}

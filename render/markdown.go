@@ -96,6 +96,7 @@ type mdStream struct {
 	width       int
 	indent      string // put before every non-blank line
 	stable      string // text[:n]: the source the stable lines were made from
+	open        string // the opening fence line when stable ends inside a code block
 	stableLines []string
 	tail        string
 	tailLines   []string
@@ -114,20 +115,20 @@ func (r *Renderer) streamMarkdown(c *itemCache, text string, width int, indent s
 		st = &mdStream{width: width, indent: indent}
 		c.md = st
 	}
-	if b := stableBoundary(text, len(st.stable)); b > len(st.stable) {
-		chunk := indentLines(indent, r.markdown(text[len(st.stable):b], width))
+	if b, open := scanBoundary(text, len(st.stable), st.open); b > len(st.stable) {
+		chunk := indentLines(indent, r.markdown(withOpen(st.open, text[len(st.stable):b]), width))
 		if len(chunk) > 0 {
 			if len(st.stableLines) > 0 && blankBefore(text, len(st.stable)) {
 				st.stableLines = append(st.stableLines, "")
 			}
 			st.stableLines = append(st.stableLines, chunk...)
 		}
-		st.stable = text[:b]
+		st.stable, st.open = text[:b], open
 		st.tailValid = false
 	}
 	tail := text[len(st.stable):]
 	if !st.tailValid || tail != st.tail {
-		st.tail, st.tailLines, st.tailValid = tail, indentLines(indent, r.markdown(tail, width)), true
+		st.tail, st.tailLines, st.tailValid = tail, indentLines(indent, r.markdown(withOpen(st.open, tail), width)), true
 	}
 	out := make([]string, 0, len(st.stableLines)+1+len(st.tailLines))
 	out = append(out, st.stableLines...)
@@ -135,6 +136,15 @@ func (r *Renderer) streamMarkdown(c *itemCache, text string, width int, indent s
 		out = append(out, "")
 	}
 	return append(out, st.tailLines...)
+}
+
+// withOpen puts a fence's opening line back before markdown that starts
+// inside the fenced block.
+func withOpen(open, src string) string {
+	if open == "" {
+		return src
+	}
+	return open + "\n" + src
 }
 
 // indentLines puts indent before every non-blank line, in place.
@@ -169,9 +179,36 @@ func indentLines(indent string, lines []string) []string {
 //
 // Markdown before such a point renders the same whatever follows it.
 func stableBoundary(text string, from int) int {
-	best := from
+	b, _ := scanBoundary(text, from, "")
+	return b
+}
+
+// codeSegmentLines is how many lines of an open fenced code block are
+// rendered together: the block streams in pieces of this many lines.
+const codeSegmentLines = 8
+
+// scanBoundary is stableBoundary for a scan that may start inside a fenced
+// code block: open is the fence's opening line when from is inside one
+// ("" otherwise). It returns the boundary and the opening line of the
+// fence the boundary is inside ("" when outside one).
+//
+// Inside a fence that opened at column 0, the start of a line is also a
+// split point when the line and the one before it are not blank, the line
+// does not start with the fence character (it could close the fence), and
+// at least codeSegmentLines lines of code lie between it and the previous
+// split point or the opening line. The part after such a point is
+// rendered behind a copy of the opening line, so a long code block
+// streams in segments; highlighting that spans a segment boundary (a
+// multi-line string, say) may differ until the message completes.
+func scanBoundary(text string, from int, open string) (int, string) {
+	best, bestOpen := from, open
 	var fenceChar byte
 	fenceLen := 0
+	fenceOpen, fenceLines := "", 0
+	if open != "" {
+		fenceChar, fenceLen, _ = fenceMarker(open)
+		fenceOpen = open
+	}
 	prevBlank := false
 	// listBefore: the last block before the current blank run had a list
 	// item; listNow: the current block has one. mark and num are the
@@ -199,22 +236,32 @@ func stableBoundary(text string, from int) int {
 				// An unfinished line of digits may yet become "10. item".
 				maybeItem := item || !complete && len(line) <= 9 && strings.Trim(line, "0123456789") == ""
 				if line[0] != ':' && !(listBefore && maybeItem) {
-					best = pos
+					best, bestOpen = pos, ""
 				}
 			case item && listNow && simple && m == mark && (m != '.' && m != ')' || n == num+1):
-				best = pos
+				best, bestOpen = pos, ""
+			}
+		}
+		if fenceChar != 0 && fenceOpen[0] == fenceChar && pos > from && !prevBlank && fenceLines >= codeSegmentLines {
+			if t := strings.TrimLeft(line, " \t"); t != "" && t[0] != fenceChar {
+				best, bestOpen, fenceLines = pos, fenceOpen, 0
 			}
 		}
 		if !complete {
 			break
 		}
+		opened := false
 		if ch, fl, rest := fenceMarker(line); fl >= 3 {
 			switch {
 			case fenceChar == 0 && (ch == '~' || !strings.ContainsRune(rest, '`')):
 				fenceChar, fenceLen = ch, fl
+				fenceOpen, fenceLines, opened = line, 0, true
 			case fenceChar == ch && fl >= fenceLen && strings.TrimSpace(rest) == "":
-				fenceChar, fenceLen = 0, 0
+				fenceChar, fenceLen, fenceOpen = 0, 0, ""
 			}
+		}
+		if fenceChar != 0 && !opened {
+			fenceLines++
 		}
 		blank := strings.TrimSpace(line) == ""
 		if t := strings.TrimLeft(line, " \t"); blank || fenceChar != 0 || (!item && t != "" && strings.ContainsRune("`~>|#", rune(t[0]))) {
@@ -243,7 +290,7 @@ func stableBoundary(text string, from int) int {
 		prevBlank = blank
 		pos = end + 1
 	}
-	return best
+	return best, bestOpen
 }
 
 // blankBefore reports whether the line before offset b (a line start

@@ -147,3 +147,39 @@ func TestMarkdownFallback(t *testing.T) {
 	}
 	checkWidth(t, lines, 30)
 }
+
+// TestScanBoundaryInFence: split points inside an open code block, marked
+// "|"; the opening line is reported with them.
+func TestScanBoundaryInFence(t *testing.T) {
+	code := func(n int) string { return strings.Repeat("code line\n", n) }
+	cases := []struct {
+		name, text, open string
+	}{
+		{"after eight lines", "```go\n" + code(8) + "|next", "```go"},
+		{"every eight lines", "```go\n" + code(16) + "|next", "```go"},
+		{"too few lines", "|```go\n" + code(7) + "next", ""},
+		{"not after a blank line", "|```go\n" + code(7) + "\nnext", ""},
+		{"not before a blank line", "```go\n" + code(8) + "|x\n\n", "```go"},
+		{"not before a possible closing fence", "|```go\n" + code(8) + "`", ""},
+		{"not in an indented fence", "|  ```\n" + code(12) + "x", ""},
+		{"closed fence is left", "```go\n" + code(8) + "```\n\n|after", ""},
+		{"tilde fence", "~~~\n" + code(8) + "|x", "~~~"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := strings.Index(c.text, "|")
+			text := strings.Replace(c.text, "|", "", 1)
+			got, open := scanBoundary(text, 0, "")
+			if got != want || open != c.open {
+				t.Fatalf("scanBoundary = %d %q (%q | %q), want %d %q", got, open, text[:got], text[got:], want, c.open)
+			}
+		})
+	}
+	// Resuming inside the fence counts from the resume point.
+	text := "```go\n" + code(8) + code(8) + "x"
+	b1, open := scanBoundary(text, 0, "")
+	b2, open2 := scanBoundary(text, b1, open)
+	if b2 != len(text)-1 || open2 != "```go" {
+		t.Fatalf("resumed at %d: got %d %q, want %d", b1, b2, open2, len(text)-1)
+	}
+}
