@@ -167,7 +167,13 @@ func (l *loopState) run(ctx context.Context) {
 				break
 			}
 		case <-dead:
-			l.dropLink(l.lostError(), false)
+			// Fold what arrived before the end, then drop the link.
+			for lk := l.link; l.link == lk && len(lk.ws.frames) > 0; {
+				l.onFrame(<-lk.ws.frames)
+			}
+			if l.link != nil {
+				l.dropLink(l.lostError(), false)
+			}
 		case <-l.linkDogC():
 			l.dropLink(&connError{Msg: "catch-up made no progress for 15 s"}, false)
 		case <-l.linkProbeC():
