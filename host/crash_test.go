@@ -202,6 +202,11 @@ func TestGracefulRestartKeepsSessionsAndQueue(t *testing.T) {
 	if err != nil || sub.Epoch != epoch {
 		t.Fatalf("resubscribe: %+v %v", sub, err)
 	}
+	if sub.Delivery == "snapshot" { // the queued turn may already be streaming
+		if _, err := st.LoadSnapshot(sid, epoch, *sub.Snapshot); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for {
 		ev, err := c2.NextEvent()
 		if err != nil {
