@@ -281,3 +281,27 @@ func activeTurnID(v *model.View) string {
 	}
 	return v.ActiveTurn.TurnID
 }
+
+// TestSilentConnectionIsDead: a connection that hears nothing (no frame, no
+// ping) for the liveness bound is dead, without any focus; the client
+// reconnects on its own. The bound is shortened from 45 s for the test.
+func TestSilentConnectionIsDead(t *testing.T) {
+	h := startHost(t, host.Options{})
+	sid := createSession(t, h.URL(), h.Token(), "silence")
+	p := newFaultProxy(t, h.Addr(), 8)
+	c, err := New(Options{URL: p.URL(), Token: h.Token(), SessionID: sid, CacheDir: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.loop.timeScale, c.loop.deadAfter = 0.02, 2*time.Second
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &runningClient{Client: c, cancel: cancel, done: make(chan struct{})}
+	go func() { defer close(r.done); _ = c.Run(ctx) }()
+	t.Cleanup(r.Stop)
+	waitFor(t, c, "live", isLive)
+	before := p.Accepted()
+	p.StallAll()
+	cid := c.Submit("into the silence")
+	waitFor(t, c, "reconnected after the silence", func(Snapshot) bool { return p.Accepted() > before })
+	settle(t, p, r, h, sid, []string{cid})
+}

@@ -56,7 +56,7 @@ func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := dialWS(ctx, u, tok)
+	ws, err := dialWS(ctx, u, tok, deadAfter)
 	if err != nil {
 		return nil, asConnectError(err)
 	}

@@ -109,6 +109,9 @@ type loopState struct {
 
 	// timeScale shrinks backoff waits in tests (0 means 1).
 	timeScale float64
+	// deadAfter is the silence after which a connection is dead (the
+	// protocol's 45 s; tests shorten it).
+	deadAfter time.Duration
 }
 
 // scaled applies the test time scale to a wait.
@@ -128,6 +131,7 @@ func newLoopState(c *Client) *loopState {
 		st:           model.NewState(c.opts.SessionID),
 		cmds:         map[string]*cmdState{},
 		returnedBase: 1,
+		deadAfter:    deadAfter,
 	}
 	return l
 }
@@ -261,9 +265,9 @@ func (l *loopState) startDial() {
 	l.nextAt = time.Time{}
 	ch := make(chan dialResult, 1)
 	l.dialCh = ch
-	ctx, url, tok := l.ctx, l.c.url, l.c.token
+	ctx, url, tok, silence := l.ctx, l.c.url, l.c.token, l.deadAfter
 	go func() {
-		ws, err := dialWS(ctx, url, tok)
+		ws, err := dialWS(ctx, url, tok, silence)
 		ch <- dialResult{ws, err}
 	}()
 	l.dirty = true

@@ -54,17 +54,19 @@ func (e *connError) Error() string { return e.Msg }
 // on Frames, and a writer goroutine draining a queue, so that the client's
 // goroutine never blocks on the socket.
 type wsConn struct {
-	ws     *websocket.Conn
-	frames chan []byte
-	out    chan []byte
-	stop   chan struct{}
-	dead   chan struct{} // closed when the reader ends
-	err    error         // why the reader ended (read after dead)
-	once   gosync.Once
+	ws      *websocket.Conn
+	silence time.Duration
+	frames  chan []byte
+	out     chan []byte
+	stop    chan struct{}
+	dead    chan struct{} // closed when the reader ends
+	err     error         // why the reader ended (read after dead)
+	once    gosync.Once
 }
 
-// dialWS opens the WebSocket with the bearer token.
-func dialWS(ctx context.Context, url, token string) (*wsConn, error) {
+// dialWS opens the WebSocket with the bearer token. A connection that
+// hears nothing (no frame, no ping) for silence is dead.
+func dialWS(ctx context.Context, url, token string, silence time.Duration) (*wsConn, error) {
 	d := websocket.Dialer{
 		HandshakeTimeout: dialTimeout,
 		NetDialContext:   (&net.Dialer{Timeout: dialTimeout}).DialContext,
@@ -82,16 +84,17 @@ func dialWS(ctx context.Context, url, token string) (*wsConn, error) {
 	}
 	ws.SetReadLimit(maxFrame + 1024)
 	c := &wsConn{
-		ws:     ws,
-		frames: make(chan []byte, 256),
-		out:    make(chan []byte, 1024),
-		stop:   make(chan struct{}),
-		dead:   make(chan struct{}),
+		ws:      ws,
+		silence: silence,
+		frames:  make(chan []byte, 256),
+		out:     make(chan []byte, 1024),
+		stop:    make(chan struct{}),
+		dead:    make(chan struct{}),
 	}
-	_ = ws.SetReadDeadline(time.Now().Add(deadAfter))
+	_ = ws.SetReadDeadline(time.Now().Add(silence))
 	ws.SetPingHandler(func(data string) error {
 		// A ping is a sign of life: extend the deadline, then answer it.
-		_ = ws.SetReadDeadline(time.Now().Add(deadAfter))
+		_ = ws.SetReadDeadline(time.Now().Add(silence))
 		_ = ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(writeTimeout))
 		return nil
 	})
@@ -124,7 +127,7 @@ func (c *wsConn) readLoop() {
 			c.Close()
 			return
 		}
-		_ = c.ws.SetReadDeadline(time.Now().Add(deadAfter))
+		_ = c.ws.SetReadDeadline(time.Now().Add(c.silence))
 		if typ != websocket.TextMessage {
 			continue
 		}
