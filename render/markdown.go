@@ -304,12 +304,6 @@ func blankBefore(text string, b int) bool {
 	return strings.TrimSpace(prev) == ""
 }
 
-// isListItem reports whether a line starts a list item.
-func isListItem(line string) bool {
-	ok, _, _ := listItemInfo(line)
-	return ok
-}
-
 // listItemInfo reports whether a line starts a list item ("-", "+", "*",
 // or up to nine digits and "." or ")", then a space, a tab or the line's
 // end), its marker ('-', '+', '*', '.' or ')') and, for an ordered item,

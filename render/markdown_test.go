@@ -68,13 +68,13 @@ func TestStableBoundaryFrom(t *testing.T) {
 	}
 }
 
-func TestIsListItem(t *testing.T) {
+func TestListItemInfo(t *testing.T) {
 	for s, want := range map[string]bool{
 		"- a": true, "* a": true, "+ a": true, "1. a": true, "12) a": true, "-": true, "3.": true,
 		"---": false, "-a": false, "1.a": false, "a. b": false, "1234567890. a": false, "": false, "  - nested": true,
 	} {
-		if got := isListItem(s); got != want {
-			t.Errorf("isListItem(%q) = %v, want %v", s, got, want)
+		if got, _, _ := listItemInfo(s); got != want {
+			t.Errorf("listItemInfo(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
