@@ -187,8 +187,10 @@ type request struct {
 func encodeRequest(id int64, method string, params any) []byte {
 	b, err := json.Marshal(request{JSONRPC: "2.0", ID: id, Method: method, Params: params})
 	if err != nil {
-		// Params are the client's own plain structs; this cannot happen.
-		panic(fmt.Sprintf("sync: encode %s: %v", method, err))
+		// The params are the client's own maps of strings; should one ever
+		// fail to encode, the host answers the bare request with an
+		// invalid-params error, which the caller reports.
+		b, _ = json.Marshal(request{JSONRPC: "2.0", ID: id, Method: method})
 	}
 	return b
 }
