@@ -237,7 +237,19 @@ gives up sending.
 						return
 					}
 					t := st.Turn(it.TurnID)
-					if t == nil || t.Status == "" {
+					if t == nil {
+						// A snapshot (after a resynchronization) carries no
+						// turn outcomes: if the turn is neither active nor
+						// queued any more, it ended, status unknown.
+						if a := st.ActiveTurn(); (a != nil && a.TurnID == it.TurnID) || queuedTurn(st, it.TurnID) {
+							return
+						}
+						done = true
+						result = turnMessages(st, it.TurnID)
+						terr = &exitError{code: exitFailure, err: errors.New("the turn ended while the client resynchronized; its final status is unknown")}
+						return
+					}
+					if t.Status == "" {
 						return
 					}
 					done = true
@@ -492,6 +504,15 @@ func writeItemMarkdown(w io.Writer, it *model.Item) {
 		raw, _ := it.MarshalJSON()
 		fmt.Fprintf(w, "## %s%s\n\n```json\n%s\n```\n", it.Kind, status, raw)
 	}
+}
+
+func queuedTurn(st *model.State, turnID string) bool {
+	for _, q := range st.QueuedTurns() {
+		if q.TurnID == turnID {
+			return true
+		}
+	}
+	return false
 }
 
 // turnMessages joins the agent messages of one turn.
