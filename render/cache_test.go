@@ -254,7 +254,7 @@ func TestStreamingMatchesOneShot(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		var parts []string
-		for i, n := 0, rapid.IntRange(1, 7).Draw(t, "blocks"); i < n; i++ {
+		for i, n := 0, rapid.IntRange(1, 5).Draw(t, "blocks"); i < n; i++ {
 			parts = append(parts, rapid.SampledFrom(blocks).Draw(t, "block"))
 		}
 		text := strings.Join(parts, "\n\n")
@@ -303,7 +303,8 @@ func TestStreamingCodeBlockInSegments(t *testing.T) {
 	r.Item(ss.item("a1"), 80, ItemOptions{})
 	const lineLen = len("\tvalue42 := compute(42, \"label\")\n")
 	worst := 0
-	for i := range 200 {
+	const lines = 80
+	for i := range lines {
 		before := r.Stats().MarkdownBytes
 		ss.delta("a1", "text", fmt.Sprintf("\tvalue%02d := compute(%02d, \"label\")\n", i%100, i%100))
 		r.Item(ss.item("a1"), 80, ItemOptions{})
@@ -319,8 +320,8 @@ func TestStreamingCodeBlockInSegments(t *testing.T) {
 	if got != want {
 		t.Fatalf("segmented code differs from one render:\n%s\nvs\n%s", got, want)
 	}
-	if n := strings.Count(got, "compute("); n != 200 {
-		t.Fatalf("%d code lines shown, want 200", n)
+	if n := strings.Count(got, "compute("); n != lines {
+		t.Fatalf("%d code lines shown, want %d", n, lines)
 	}
 	// Completing the block changes nothing but the header.
 	ss.complete(itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": ss.item("a1").Text() + "```\n"}))
