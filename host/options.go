@@ -29,7 +29,7 @@ const (
 	MaxQueuedTurns = 64
 	// DefaultOutboundQueue is the per-connection outbound queue bound, in
 	// messages, when Options.OutboundQueue is zero.
-	DefaultOutboundQueue = 1024
+	DefaultOutboundQueue = 4096
 	// DefaultPageLimit is the limit of view/page and session/subscribe when
 	// the request names none; MaxPageLimit caps what a request may ask.
 	DefaultPageLimit = 200
