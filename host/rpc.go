@@ -152,6 +152,9 @@ func asTypeErr(err error, out **json.UnmarshalTypeError) bool {
 	return ok
 }
 
+// rawAppender is a result that encodes itself, trusted to be valid JSON.
+type rawAppender interface{ appendJSON(dst []byte) []byte }
+
 // responseFrame encodes a result or error answer.
 func responseFrame(id json.RawMessage, result any, rerr *rpcError) []byte {
 	if id == nil {
@@ -167,6 +170,9 @@ func responseFrame(id json.RawMessage, result any, rerr *rpcError) []byte {
 		}
 		b.WriteString(`,"error":`)
 		b.Write(e)
+	} else if a, ok := result.(rawAppender); ok {
+		b.WriteString(`,"result":`)
+		b.Write(a.appendJSON(nil))
 	} else {
 		r, err := json.Marshal(result)
 		if err != nil {

@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"sync"
@@ -95,20 +96,20 @@ func (s *session) emitLocked(method string, fields map[string]any) (int64, error
 	if err != nil {
 		return 0, err
 	}
-	s.seq = seq
-	s.updatedAt = time.Now()
 	ev, err := model.DecodeNotification(method, params)
 	if err == nil {
 		err = s.state.Apply(ev)
 	}
 	if err != nil {
-		// The host emitted something its own fold refuses: a host bug. The
-		// event is still journaled and sent.
-		s.h.log.Error("host fold refused its own event", "session", s.id, "seq", seq, "method", method, "err", err)
-		ev = nil
-	} else {
-		s.indexLocked(ev)
+		// The host's own fold refuses the event (an agent asked for
+		// something the protocol does not allow): nothing is emitted, and
+		// the fold is unchanged.
+		s.h.log.Error("refusing an event the fold refuses", "session", s.id, "method", method, "err", err)
+		return 0, fmt.Errorf("event refused by the fold: %w", err)
 	}
+	s.seq = seq
+	s.updatedAt = time.Now()
+	s.indexLocked(ev)
 	s.outbox = append(s.outbox, pendingEvent{je: journalEvent{Seq: seq, Method: method, Params: params}, durable: durable, ev: ev})
 	if !s.flushScheduled {
 		s.flushScheduled = true
@@ -122,7 +123,7 @@ func (s *session) emitLocked(method string, fields map[string]any) (int64, error
 type pendingEvent struct {
 	je      journalEvent
 	durable bool
-	ev      *model.Event // nil if the fold refused it
+	ev      *model.Event
 }
 
 // flushAsync is the background flush scheduled by emitLocked.

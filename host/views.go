@@ -3,6 +3,7 @@ package host
 import (
 	"encoding/json"
 	"sort"
+	"strconv"
 
 	"github.com/lookout-sh/lookout/model"
 )
@@ -98,6 +99,44 @@ type pageResult struct {
 	EndCursor   string              `json:"endCursor"`
 	HasNewer    bool                `json:"hasNewer"`
 	HasOlder    bool                `json:"hasOlder"`
+}
+
+// MarshalJSON encodes the page.
+func (r *pageResult) MarshalJSON() ([]byte, error) { return r.appendJSON(nil), nil }
+
+// appendJSON writes the page without re-validating the events' params:
+// they are the host's own journaled JSON.
+func (r *pageResult) appendJSON(dst []byte) []byte {
+	size := 256
+	for _, e := range r.Events {
+		size += len(e.Params) + len(e.Method) + 32
+	}
+	b := dst
+	if b == nil {
+		b = make([]byte, 0, size)
+	}
+	b = append(b, `{"epoch":`...)
+	b = strconv.AppendQuote(b, r.Epoch)
+	b = append(b, `,"events":[`...)
+	for i, e := range r.Events {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"method":`...)
+		b = strconv.AppendQuote(b, e.Method)
+		b = append(b, `,"params":`...)
+		b = append(b, e.Params...)
+		b = append(b, '}')
+	}
+	b = append(b, `],"startCursor":`...)
+	b = strconv.AppendQuote(b, r.StartCursor)
+	b = append(b, `,"endCursor":`...)
+	b = strconv.AppendQuote(b, r.EndCursor)
+	b = append(b, `,"hasNewer":`...)
+	b = strconv.AppendBool(b, r.HasNewer)
+	b = append(b, `,"hasOlder":`...)
+	b = strconv.AppendBool(b, r.HasOlder)
+	return append(b, '}')
 }
 
 // pageAfter answers view/page direction "after": durable events above

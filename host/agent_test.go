@@ -1,0 +1,73 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/host/hosttest"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// misbehavingAgent breaks the rules in the ways an Agent could, and
+// records what the Turn API answered.
+type misbehavingAgent struct {
+	host.DemoAgent
+	errs chan error
+}
+
+func (a misbehavingAgent) Run(ctx context.Context, t *host.Turn) error {
+	switch t.Prompt() {
+	case "panic":
+		panic("agent bug")
+	case "leave open":
+		id, err := t.StartItem(model.KindReasoning, model.StatusInProgress, map[string]any{"summary": []string{}})
+		if err != nil {
+			return err
+		}
+		a.errs <- t.Delta(id, "summary.3", "out of range") // refused: the fold cannot append there
+		a.errs <- t.Delta("no-such-item", "text", "x")
+		a.errs <- t.UpdateItem(id, model.StatusCompleted, nil) // terminal status on item/updated
+		a.errs <- t.Delta(id, "summary.0", "fine")
+		close(a.errs)
+		return nil // leaves the reasoning open
+	}
+	return a.DemoAgent.Run(ctx, t)
+}
+
+func TestAgentMistakesAreRefusedAndTurnsStillEnd(t *testing.T) {
+	errs := make(chan error, 8)
+	h := hosttest.Start(t, host.Options{AgentImpl: misbehavingAgent{errs: errs}})
+	c := hosttest.Dial(t, h)
+	sid, _, st := newSession(t, c)
+
+	ev, _ := runTurn(t, c, sid, st, "p", "panic")
+	if ev.Status != model.StatusFailed || ev.TurnError == nil || ev.TurnError.Code != "agentPanic" {
+		t.Fatalf("panicking agent's turn: %+v", ev)
+	}
+	ev, seen := runTurn(t, c, sid, st, "o", "leave open")
+	var got []error
+	for e := range errs {
+		got = append(got, e)
+	}
+	if len(got) != 4 || got[0] == nil || !errors.Is(got[1], host.ErrUnknownItem) || got[2] == nil || got[3] != nil {
+		t.Fatalf("Turn API answers: %v", got)
+	}
+	for _, e := range seen {
+		if e.Method == model.MethodItemDelta && e.Field != "summary.0" {
+			t.Fatalf("a refused delta was emitted: %s", e.Params)
+		}
+	}
+	if ev.Status != model.StatusCompleted {
+		t.Fatalf("turn status %s", ev.Status)
+	}
+	for _, it := range st.Items() {
+		if it.IsOpen() {
+			t.Fatalf("the host left %s open", it.ID)
+		}
+		if it.Kind == model.KindReasoning && it.Summary()[0] != "fine" {
+			t.Fatalf("reasoning summary %v", it.Summary())
+		}
+	}
+}
