@@ -1,0 +1,58 @@
+package host
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"pgregory.net/rapid"
+)
+
+func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var s string
+		if rapid.Bool().Draw(t, "raw") {
+			s = string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes"))
+		} else {
+			s = rapid.String().Draw(t, "s") + string(rapid.SampledFrom([]rune{'\u2028', '\u2029', '<', '&', '"', '\\', '\x00', '\x1f', 'é'}).Draw(t, "r"))
+		}
+		want, err := marshalJSON(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendJSONString(nil, s); string(got) != string(want) {
+			t.Fatalf("appendJSONString(%q) = %s, encoding/json says %s", s, got, want)
+		}
+	})
+}
+
+func TestCutUTF8KeepsAValidPrefix(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.String().Draw(t, "s")
+		n := rapid.IntRange(0, len(s)+2).Draw(t, "n")
+		got := cutUTF8(s, n)
+		if len(got) > n || !utf8.ValidString(got) || got != s[:len(got)] {
+			t.Fatalf("cutUTF8(%q, %d) = %q", s, n, got)
+		}
+		if len(s) > n && len(got) < n-utf8.UTFMax+1 {
+			t.Fatalf("cut too much: %q at %d gives %q", s, n, got)
+		}
+	})
+}
+
+func TestBoundValueCutsEveryStringAndNamesIt(t *testing.T) {
+	long := string(make([]byte, FieldBound+10))
+	var cut []string
+	v := boundValue("x", map[string]any{"a": long, "b": []string{"short", long}, "c": 3}, &cut)
+	m := v.(map[string]any)
+	if len(m["a"].(string)) != FieldBound || len(m["b"].([]any)[1].(string)) != FieldBound || m["c"] != 3 {
+		t.Fatalf("bounded value %v", m)
+	}
+	if len(cut) != 2 {
+		t.Fatalf("cut paths %v", cut)
+	}
+	for _, p := range cut {
+		if p != "x.a" && p != "x.b.1" {
+			t.Fatalf("cut path %q", p)
+		}
+	}
+}
