@@ -466,3 +466,21 @@ func TestRuleSnapshotRejectsMalformedInput(t *testing.T) {
 		}
 	}
 }
+
+func TestRuleSnapshotReloadKeepsItemVersionsGrowing(t *testing.T) {
+	s := fold(t,
+		frame(MethodItemStarted, 1, 0, item("m", KindAgentMessage, 1, "inProgress", `"text":""`)),
+		frame(MethodItemDelta, 2, -1, delta("m", "", "abc")),
+	)
+	before := s.Item("m").Version
+	host := fold(t,
+		frame(MethodItemStarted, 1, 0, item("m", KindAgentMessage, 1, "inProgress", `"text":""`)),
+		frame(MethodItemDelta, 2, -1, delta("m", "", "abcdef")),
+	)
+	if _, err := s.LoadSnapshot(sid, "e", host.Snapshot(0)); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Item("m"); got.Version <= before || got.Text() != "abcdef" {
+		t.Fatalf("version %d (was %d), text %q", got.Version, before, got.Text())
+	}
+}

@@ -94,7 +94,12 @@ func (s *State) LoadSnapshot(sessionID, epoch string, snap Snapshot) (needReplay
 		if _, dup := fresh.items[it.ID]; dup {
 			return nil, &FoldError{Reason: SnapshotError, ItemID: it.ID, Detail: "item listed twice"}
 		}
+		// Versions carry on across a reload, so (ID, Version) keeps
+		// identifying an item's content for render caches.
 		it.Version = 1
+		if old := s.items[it.ID]; old != nil {
+			it.Version = old.Version + 1
+		}
 		it.Final = IsTerminalStatus(it.Status)
 		fresh.items[it.ID] = it
 		fresh.order = append(fresh.order, it)
