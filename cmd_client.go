@@ -181,6 +181,8 @@ turn before printing.
 
 func newSendCmd() *cobra.Command {
 	var f clientFlags
+	var onApproval string
+	seenApproval := map[string]bool{}
 	cmd := &cobra.Command{
 		Use:   "send [URL] TEXT",
 		Short: "Submit a prompt and wait for its turn to settle",
@@ -192,10 +194,19 @@ Exits 0 when the turn completes; 6 when the prompt is rejected, unqueued, or
 its turn fails or is stopped; 5 when the host stays unreachable or the client
 gives up sending.
 
+While the session waits for a tool approval, send says so on stderr and
+keeps waiting (--on-approval ask, the default), or answers it itself
+(--on-approval approve or deny).
+
 ` + urlHelp,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
 				return usageErr(errors.New("send takes [URL] TEXT"))
+			}
+			switch onApproval {
+			case "ask", "approve", "deny":
+			default:
+				return usageErr(fmt.Errorf("--on-approval is ask, approve or deny, not %q", onApproval))
 			}
 			return nil
 		},
@@ -211,6 +222,20 @@ gives up sending.
 				if cid == "" {
 					cid = c.Submit(text)
 					return false, nil
+				}
+				if s.View != nil {
+					for _, a := range s.View.Approvals {
+						if seenApproval[a.ApprovalID] {
+							continue
+						}
+						seenApproval[a.ApprovalID] = true
+						if onApproval == "ask" {
+							fmt.Fprintf(cmd.ErrOrStderr(), "lookout: waiting for approval %s: %s (answer it in lookout attach, or use --on-approval)\n", a.ApprovalID, a.Summary)
+							continue
+						}
+						fmt.Fprintf(cmd.ErrOrStderr(), "lookout: %s approval %s: %s\n", map[string]string{"approve": "approving", "deny": "denying"}[onApproval], a.ApprovalID, a.Summary)
+						c.Respond(a.ApprovalID, onApproval)
+					}
 				}
 				r, settled := c.Settlement(cid)
 				if !settled {
@@ -274,6 +299,7 @@ gives up sending.
 		},
 	}
 	f.add(cmd, true)
+	cmd.Flags().StringVar(&onApproval, "on-approval", "ask", "what to do when a tool waits for approval: ask (wait for someone to answer), approve, or deny")
 	return cmd
 }
 

@@ -318,3 +318,53 @@ func dialSessions(t *testing.T, url, token string) string {
 		}
 	}
 }
+
+// send answers a tool approval itself with --on-approval, and says on
+// stderr what it answered.
+func TestCLISendAnswersApprovals(t *testing.T) {
+	h := cliHost(t)
+	sid := h.DefaultSessionID()
+	for _, c := range []struct {
+		decision string
+		code     int
+		status   string
+	}{{"approve", 0, model.StatusCompleted}, {"deny", 0, model.StatusFailed}} {
+		root := newRootCmd()
+		var out, errOut bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&errOut)
+		root.SetArgs([]string{"send", h.URL(), "--session", sid, "--token", h.Token(), "--on-approval", c.decision, "please use a tool"})
+		err := root.ExecuteContext(context.Background())
+		if code := exitCode(err); err != nil && code != c.code {
+			t.Fatalf("%s: exit %d: %v", c.decision, code, err)
+		}
+		if !strings.Contains(errOut.String(), map[string]string{"approve": "approving", "deny": "denying"}[c.decision]+" approval") {
+			t.Fatalf("%s: stderr %q", c.decision, errOut.String())
+		}
+		exported, code := runCLI(t, "export", h.URL(), "--session", sid, "--token", h.Token(), "--format", "json", "--until-idle")
+		if code != 0 {
+			t.Fatalf("export exit %d", code)
+		}
+		var st struct {
+			Items []struct {
+				Kind   string `json:"kind"`
+				Status string `json:"status"`
+			} `json:"items"`
+		}
+		if err := json.Unmarshal([]byte(exported), &st); err != nil {
+			t.Fatal(err)
+		}
+		last := ""
+		for _, it := range st.Items {
+			if it.Kind == model.KindToolCall {
+				last = it.Status
+			}
+		}
+		if last != c.status {
+			t.Fatalf("%s: last tool call is %q, want %q", c.decision, last, c.status)
+		}
+	}
+	if _, code := runCLI(t, "send", h.URL(), "--session", sid, "--token", h.Token(), "--on-approval", "maybe", "x"); code != exitUsage {
+		t.Fatalf("bad --on-approval: exit %d", code)
+	}
+}
