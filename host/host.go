@@ -373,11 +373,16 @@ func (h *Host) Close() error {
 		for _, c := range conns {
 			c.closeAfterFlush(1001, "host shutting down")
 		}
+		deadline := time.NewTimer(2 * time.Second) // for stalled clients
+		defer deadline.Stop()
 		for _, c := range conns {
 			select {
 			case <-c.done:
-			case <-time.After(2 * time.Second):
-				c.ws.Close()
+			case <-deadline.C:
+				for _, c := range conns {
+					c.ws.Close()
+				}
+				<-c.done
 			}
 		}
 		h.flushAll()

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/lookout-sh/lookout/host"
+)
+
+func TestServeRunsAHostUntilCancelled(t *testing.T) {
+	dir := t.TempDir()
+	cmd := newServeCmd()
+	pr, pw := io.Pipe()
+	cmd.SetOut(pw)
+	cmd.SetErr(io.Discard)
+	cmd.SetArgs([]string{"--addr", "127.0.0.1:0", "--data", dir, "--pace", "0"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx); pw.Close() }()
+
+	lines := bufio.NewScanner(pr)
+	url, demo := "", ""
+	for (url == "" || demo == "") && lines.Scan() {
+		l := lines.Text()
+		if rest, ok := strings.CutPrefix(l, "lookout host listening on "); ok {
+			url, _, _ = strings.Cut(rest, " ")
+		}
+		if rest, ok := strings.CutPrefix(l, "demo session: "); ok {
+			demo = rest
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if url == "" || demo == "" {
+		t.Fatalf("serve printed no URL or demo session (url %q, demo %q)", url, demo)
+	}
+	tok, err := os.ReadFile(host.TokenPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, _, err := websocket.DefaultDialer.Dial(url, http.Header{"Authorization": {"Bearer " + strings.TrimSpace(string(tok))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"session/list"}`))
+	_, data, err := ws.ReadMessage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Result struct{ Sessions []struct{ SessionID string } }
+	}
+	if json.Unmarshal(data, &res) != nil || len(res.Result.Sessions) != 1 || res.Result.Sessions[0].SessionID != demo {
+		t.Fatalf("session/list = %s", data)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+	if _, _, err := ws.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseGoingAway) {
+		t.Fatalf("client saw %v at shutdown, want close 1001", err)
+	}
+}
+
+func TestServeRefusesNoAuthOffLoopback(t *testing.T) {
+	cmd := newServeCmd()
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	cmd.SetArgs([]string{"--addr", "0.0.0.0:0", "--no-auth", "--ephemeral"})
+	err := cmd.ExecuteContext(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "no-auth") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestServeHelpListsTheDemoScenarios(t *testing.T) {
+	help := newServeCmd().Long
+	for _, s := range host.DemoScenarios {
+		if !strings.Contains(help, s[0]) {
+			t.Errorf("help lacks scenario %q", s[0])
+		}
+	}
+}
