@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/lookout-sh/lookout/model"
@@ -153,6 +154,7 @@ func (t *Turn) Delta(itemID, field, text string) error {
 	if text == "" || it.Truncated(field) {
 		return nil
 	}
+	text = strings.ToValidUTF8(text, "\uFFFD") // as JSON would send it, so the bound holds
 	have := len(it.String(field))
 	saturated := false
 	if have+len(text) > FieldBound {

@@ -3,7 +3,9 @@ package host_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/host/hosttest"
@@ -21,6 +23,16 @@ func (a misbehavingAgent) Run(ctx context.Context, t *host.Turn) error {
 	switch t.Prompt() {
 	case "panic":
 		panic("agent bug")
+	case "bad utf8":
+		id, err := t.StartItem(model.KindAgentMessage, model.StatusInProgress, map[string]any{"text": ""})
+		if err != nil {
+			return err
+		}
+		// 40,000 invalid bytes become U+FFFD: 160,000 bytes on the wire.
+		if err := t.Delta(id, "text", strings.Repeat("a\xff", 40000)); err != nil {
+			return err
+		}
+		return t.CompleteItem(id, model.StatusCompleted, nil)
 	case "leave open":
 		id, err := t.StartItem(model.KindReasoning, model.StatusInProgress, map[string]any{"summary": []string{}})
 		if err != nil {
@@ -41,6 +53,12 @@ func TestAgentMistakesAreRefusedAndTurnsStillEnd(t *testing.T) {
 	h := hosttest.Start(t, host.Options{AgentImpl: misbehavingAgent{errs: errs}})
 	c := hosttest.Dial(t, h)
 	sid, _, st := newSession(t, c)
+
+	runTurn(t, c, sid, st, "u", "bad utf8")
+	msgs := itemsOfKind(st, model.KindAgentMessage)
+	if txt := msgs[0].Text(); len(txt) > host.FieldBound || !utf8.ValidString(txt) || !msgs[0].Truncated("text") {
+		t.Fatalf("invalid UTF-8 delta: %d bytes, valid %v, truncated %v", len(txt), utf8.ValidString(txt), msgs[0].TruncatedFields())
+	}
 
 	ev, _ := runTurn(t, c, sid, st, "p", "panic")
 	if ev.Status != model.StatusFailed || ev.TurnError == nil || ev.TurnError.Code != "agentPanic" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -56,6 +57,7 @@ func cutUTF8(s string, n int) string {
 func boundValue(path string, v any, trunc *[]string) any {
 	switch x := v.(type) {
 	case string:
+		x = strings.ToValidUTF8(x, "\uFFFD")
 		if len(x) > FieldBound {
 			*trunc = append(*trunc, path)
 			return cutUTF8(x, FieldBound)
