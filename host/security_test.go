@@ -65,6 +65,12 @@ func TestNoAuthOnlyOnLoopback(t *testing.T) {
 		t.Fatal("--no-auth accepted on every interface")
 	}
 	h := hosttest.Start(t, host.Options{NoAuth: true, Ephemeral: true})
+	// DNS rebinding: Origin and Host agree, but name a foreign site.
+	_, port, _ := strings.Cut(h.Addr(), ":")
+	rebound := http.Header{"Host": {"evil.example:" + port}, "Origin": {"http://evil.example:" + port}}
+	if _, resp, err := hosttest.DialURL(h.URL(), rebound); err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("rebound name reached a no-auth host: %v %v", resp, err)
+	}
 	c, _, err := hosttest.DialURL(h.URL(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,13 @@ func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "forbidden: cross-origin WebSocket upgrade", http.StatusForbidden)
 		return
 	}
+	if h.opts.NoAuth && !isLoopback(r.Host) {
+		// Without a token, only a loopback Host header is trusted: a page
+		// on a rebound DNS name (Origin and Host both "evil.example") must
+		// not reach a no-auth host.
+		http.Error(w, "forbidden: a host without a token only answers to loopback names", http.StatusForbidden)
+		return
+	}
 	if !h.opts.NoAuth && !h.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="lookout"`)
 		http.Error(w, "unauthorized: a bearer token is required (Authorization header or ?token=)", http.StatusUnauthorized)
