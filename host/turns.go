@@ -49,7 +49,7 @@ type approvalWait struct {
 	ch     chan string
 }
 
-// errBackpressure is answered -32001: nothing was admitted.
+// errHostClosing refuses new sessions while the host shuts down.
 var errHostClosing = errors.New("host is shutting down")
 
 // submit admits a prompt (turn/submit). It is idempotent by commandId.
