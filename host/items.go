@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/lookout-sh/lookout/model"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,7 +122,7 @@ func nextItemObject(current []byte, status string) (itemObject, error) {
 func (o itemObject) set(k string, v any) {
 	switch x := v.(type) {
 	case string:
-		o[k] = appendJSONString(nil, x)
+		o[k] = model.AppendJSONString(nil, x)
 		return
 	case int:
 		o[k] = strconv.AppendInt(nil, int64(x), 10)
@@ -135,62 +136,6 @@ func (o itemObject) set(k string, v any) {
 		b = []byte("null")
 	}
 	o[k] = b
-}
-
-// appendJSONString appends s as a JSON string the way encoding/json does
-// with HTML escaping off: invalid UTF-8 becomes U+FFFD, and U+2028/U+2029
-// are escaped.
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
 
 // truncated returns the item's truncated field paths.
@@ -245,7 +190,7 @@ func (o itemObject) raw() json.RawMessage {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, k)
+		b = model.AppendJSONString(b, k)
 		b = append(b, ':')
 		b = append(b, o[k]...)
 	}

@@ -7,24 +7,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		var s string
-		if rapid.Bool().Draw(t, "raw") {
-			s = string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes"))
-		} else {
-			s = rapid.String().Draw(t, "s") + string(rapid.SampledFrom([]rune{'\u2028', '\u2029', '<', '&', '"', '\\', '\x00', '\x1f', 'é'}).Draw(t, "r"))
-		}
-		want, err := marshalJSON(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendJSONString(nil, s); string(got) != string(want) {
-			t.Fatalf("appendJSONString(%q) = %s, encoding/json says %s", s, got, want)
-		}
-	})
-}
-
 func TestCutUTF8KeepsAValidPrefix(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := rapid.String().Draw(t, "s")

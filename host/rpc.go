@@ -153,7 +153,7 @@ func asTypeErr(err error, out **json.UnmarshalTypeError) bool {
 }
 
 // rawAppender is a result that encodes itself, trusted to be valid JSON.
-type rawAppender interface{ appendJSON(dst []byte) []byte }
+type rawAppender interface{ AppendJSON(dst []byte) []byte }
 
 // responseFrame encodes a result or error answer.
 func responseFrame(id json.RawMessage, result any, rerr *rpcError) []byte {
@@ -172,7 +172,7 @@ func responseFrame(id json.RawMessage, result any, rerr *rpcError) []byte {
 		b.Write(e)
 	} else if a, ok := result.(rawAppender); ok {
 		b.WriteString(`,"result":`)
-		b.Write(a.appendJSON(nil))
+		b.Write(a.AppendJSON(nil))
 	} else {
 		r, err := json.Marshal(result)
 		if err != nil {

@@ -3,7 +3,6 @@ package host
 import (
 	"encoding/json"
 	"sort"
-	"strconv"
 
 	"github.com/lookout-sh/lookout/model"
 )
@@ -91,57 +90,9 @@ func boundSnapshot(snap model.Snapshot) model.Snapshot {
 	return snap
 }
 
-// pageResult is the view/page answer.
-type pageResult struct {
-	Epoch       string              `json:"epoch"`
-	Events      []model.PageElement `json:"events"`
-	StartCursor string              `json:"startCursor"`
-	EndCursor   string              `json:"endCursor"`
-	HasNewer    bool                `json:"hasNewer"`
-	HasOlder    bool                `json:"hasOlder"`
-}
-
-// MarshalJSON encodes the page.
-func (r *pageResult) MarshalJSON() ([]byte, error) { return r.appendJSON(nil), nil }
-
-// appendJSON writes the page without re-validating the events' params:
-// they are the host's own journaled JSON.
-func (r *pageResult) appendJSON(dst []byte) []byte {
-	size := 256
-	for _, e := range r.Events {
-		size += len(e.Params) + len(e.Method) + 32
-	}
-	b := dst
-	if b == nil {
-		b = make([]byte, 0, size)
-	}
-	b = append(b, `{"epoch":`...)
-	b = strconv.AppendQuote(b, r.Epoch)
-	b = append(b, `,"events":[`...)
-	for i, e := range r.Events {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"method":`...)
-		b = strconv.AppendQuote(b, e.Method)
-		b = append(b, `,"params":`...)
-		b = append(b, e.Params...)
-		b = append(b, '}')
-	}
-	b = append(b, `],"startCursor":`...)
-	b = strconv.AppendQuote(b, r.StartCursor)
-	b = append(b, `,"endCursor":`...)
-	b = strconv.AppendQuote(b, r.EndCursor)
-	b = append(b, `,"hasNewer":`...)
-	b = strconv.AppendBool(b, r.HasNewer)
-	b = append(b, `,"hasOlder":`...)
-	b = strconv.AppendBool(b, r.HasOlder)
-	return append(b, '}')
-}
-
 // pageAfter answers view/page direction "after": durable events above
 // cursor, oldest first.
-func (s *session) pageAfter(cseq int64, limit int) (*pageResult, *rpcError) {
+func (s *session) pageAfter(cseq int64, limit int) (*model.Page, *rpcError) {
 	s.mu.Lock()
 	head, lastDurable := s.headLocked(), s.sentDurable
 	hasOlder := len(s.durables) > 0 && s.durables[0] <= cseq
@@ -153,7 +104,7 @@ func (s *session) pageAfter(cseq int64, limit int) (*pageResult, *rpcError) {
 	if err != nil {
 		return nil, &rpcError{Code: CodeBackpressured, Message: "backpressured: journal read failed: " + err.Error()}
 	}
-	r := &pageResult{Epoch: s.epoch, Events: make([]model.PageElement, len(evs)), HasNewer: more, HasOlder: hasOlder,
+	r := &model.Page{Epoch: s.epoch, Events: make([]model.PageElement, len(evs)), HasNewer: more, HasOlder: hasOlder,
 		StartCursor: model.FormatCursor(s.id, cseq), EndCursor: model.FormatCursor(s.id, head)}
 	for i, e := range evs {
 		r.Events[i] = model.PageElement{Method: e.Method, Params: e.Params}
@@ -170,7 +121,7 @@ func (s *session) pageAfter(cseq int64, limit int) (*pageResult, *rpcError) {
 // pageBefore answers view/page direction "before": for up to limit items
 // positioned below pos, each item's latest full-object event, in position
 // order. pos < 0 means "below everything".
-func (s *session) pageBefore(pos int64, limit int) (*pageResult, *rpcError) {
+func (s *session) pageBefore(pos int64, limit int) (*model.Page, *rpcError) {
 	s.fmu.Lock()
 	s.mu.Lock()
 	if err := s.flushLocked(); err != nil {
@@ -215,7 +166,7 @@ func (s *session) pageBefore(pos int64, limit int) (*pageResult, *rpcError) {
 		}
 		first = i
 	}
-	r := &pageResult{Epoch: s.epoch, Events: make([]model.PageElement, 0, len(entries)-first),
+	r := &model.Page{Epoch: s.epoch, Events: make([]model.PageElement, 0, len(entries)-first),
 		HasOlder: start > 0 || first > 0, HasNewer: hasNewer}
 	for i := first; i < len(entries); i++ {
 		e, ok := bySeq[seqs[i]]

@@ -531,3 +531,54 @@ func unknownMethod(method string, params json.RawMessage) (*Event, error) {
 	}
 	return ev, err
 }
+
+// Page is the result of a view/page request.
+type Page struct {
+	Epoch       string        `json:"epoch"`
+	Events      []PageElement `json:"events"`
+	StartCursor string        `json:"startCursor"`
+	EndCursor   string        `json:"endCursor"`
+	HasNewer    bool          `json:"hasNewer"`
+	HasOlder    bool          `json:"hasOlder"`
+}
+
+// MarshalJSON encodes the page. The events' params are written as they are
+// (they are already JSON), so encoding a large page costs one copy.
+func (p *Page) MarshalJSON() ([]byte, error) { return p.AppendJSON(nil), nil }
+
+// AppendJSON appends the page's JSON encoding to dst.
+func (p *Page) AppendJSON(dst []byte) []byte {
+	if dst == nil {
+		size := 256
+		for _, e := range p.Events {
+			size += len(e.Params) + len(e.Method) + 32
+		}
+		dst = make([]byte, 0, size)
+	}
+	dst = append(dst, `{"epoch":`...)
+	dst = appendString(dst, p.Epoch)
+	dst = append(dst, `,"events":[`...)
+	for i, e := range p.Events {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"method":`...)
+		dst = appendString(dst, e.Method)
+		dst = append(dst, `,"params":`...)
+		if len(e.Params) == 0 {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, e.Params...)
+		}
+		dst = append(dst, '}')
+	}
+	dst = append(dst, `],"startCursor":`...)
+	dst = appendString(dst, p.StartCursor)
+	dst = append(dst, `,"endCursor":`...)
+	dst = appendString(dst, p.EndCursor)
+	dst = append(dst, `,"hasNewer":`...)
+	dst = strconv.AppendBool(dst, p.HasNewer)
+	dst = append(dst, `,"hasOlder":`...)
+	dst = strconv.AppendBool(dst, p.HasOlder)
+	return append(dst, '}')
+}

@@ -8,8 +8,11 @@ import (
 	"unicode/utf8"
 )
 
-// appendString appends s as a JSON string. HTML characters are not escaped;
-// invalid UTF-8 becomes U+FFFD, as encoding/json does.
+// AppendJSONString appends s as a JSON string, byte for byte as
+// encoding/json writes it with HTML escaping off: invalid UTF-8 becomes
+// U+FFFD, and U+2028 and U+2029 are escaped.
+func AppendJSONString(dst []byte, s string) []byte { return appendString(dst, s) }
+
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -22,10 +25,12 @@ func appendString(dst []byte, s string) []byte {
 			}
 			dst = append(dst, s[start:i]...)
 			switch c {
-			case '"':
-				dst = append(dst, '\\', '"')
-			case '\\':
-				dst = append(dst, '\\', '\\')
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
 			case '\n':
 				dst = append(dst, '\\', 'n')
 			case '\r':

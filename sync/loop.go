@@ -650,14 +650,6 @@ func (l *loopState) requestAfter() {
 	}, func(res json.RawMessage, rerr *model.RPCError) { l.onAfterPage(req, res, rerr) })
 }
 
-type pageResult struct {
-	Epoch       string              `json:"epoch"`
-	Events      []model.PageElement `json:"events"`
-	StartCursor string              `json:"startCursor"`
-	EndCursor   string              `json:"endCursor"`
-	HasNewer    bool                `json:"hasNewer"`
-	HasOlder    bool                `json:"hasOlder"`
-}
 
 func (l *loopState) onAfterPage(req pageRequest, res json.RawMessage, rerr *model.RPCError) {
 	lk := l.link
@@ -674,7 +666,7 @@ func (l *loopState) onAfterPage(req pageRequest, res json.RawMessage, rerr *mode
 		l.dropLink(&connError{Msg: "view/page after failed: " + rerr.Message}, false)
 		return
 	}
-	var r pageResult
+	var r model.Page
 	if err := json.Unmarshal(res, &r); err != nil {
 		l.dropLink(&connError{Persistent: true, Msg: "malformed view/page result: " + err.Error()}, false)
 		return
@@ -801,7 +793,7 @@ func (l *loopState) onBeforePage(req pageRequest, res json.RawMessage, rerr *mod
 		l.addError("view/page before failed: " + rerr.Message)
 		return
 	}
-	var r pageResult
+	var r model.Page
 	if err := json.Unmarshal(res, &r); err != nil {
 		l.addError("malformed view/page before result: " + err.Error())
 		return

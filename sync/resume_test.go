@@ -152,7 +152,7 @@ func TestReplayFoldsEveryEvent(t *testing.T) {
 	var durable []int64
 	cursor := model.FormatCursor(sid, 0)
 	for {
-		var pr pageResult
+		var pr model.Page
 		if err := json.Unmarshal(r.call("view/page", map[string]any{"sessionId": sid, "direction": "after", "cursor": cursor, "limit": 1000}), &pr); err != nil {
 			t.Fatal(err)
 		}
