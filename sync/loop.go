@@ -650,7 +650,6 @@ func (l *loopState) requestAfter() {
 	}, func(res json.RawMessage, rerr *model.RPCError) { l.onAfterPage(req, res, rerr) })
 }
 
-
 func (l *loopState) onAfterPage(req pageRequest, res json.RawMessage, rerr *model.RPCError) {
 	lk := l.link
 	lk.after = nil
