@@ -69,6 +69,7 @@ func newServeCmd() *cobra.Command {
 	f.BoolVar(&opts.NoAuth, "no-auth", false, "serve without a bearer token (refused unless --addr is loopback)")
 	f.StringVar(&opts.Agent, "agent", "demo", "agent that runs turns (available: demo)")
 	f.DurationVar(&opts.Pace, "pace", 40*time.Millisecond, "delay between the demo agent's stream steps (0 = instant)")
+	f.DurationVar(&opts.Latency, "latency", 0, "delay every answer by this much, to simulate a slow network (0 = off)")
 	f.BoolVar(&opts.DemoSession, "demo-session", true, "create a demo session with a short history on first start")
 	f.BoolVar(&opts.SyncFull, "sync-full", false, "fsync every journal commit (survives power loss, slower)")
 	f.BoolVar(&verbose, "verbose", false, "log debug detail")

@@ -65,6 +65,10 @@ type Options struct {
 	// Pace is the delay between the demo agent's stream steps; 0 streams
 	// as fast as the host can emit.
 	Pace time.Duration
+	// Latency delays the answer to every request by this much, to show
+	// (in demos and tests) how clients behave on a slow network: a
+	// reconnecting client shows "Updating messages" for a while. 0 is off.
+	Latency time.Duration
 	// Logger receives the host's diagnostics; nil discards them.
 	Logger *slog.Logger
 	// DemoSession creates, on first start (no sessions in the journal), a

@@ -116,6 +116,9 @@ func (c *conn) handle(data []byte) {
 			c.reply(req.id, nil, &rpcError{Code: -32603, Message: "internal error"})
 		}
 	}()
+	if d := c.h.opts.Latency; d > 0 {
+		time.Sleep(d)
+	}
 	var result any
 	switch req.method {
 	case "initialize":
