@@ -398,6 +398,8 @@ func decodeNotification(method string, params json.RawMessage, valid bool) (*Eve
 		s, ok := unquote(raw)
 		if !ok {
 			err = frameErr(method, "params member %q is not a string", name)
+		} else if required && s == "" {
+			err = frameErr(method, "params member %q is empty", name)
 		}
 		return s
 	}
