@@ -219,7 +219,7 @@ func loadOrCreateToken(dir string) (string, error) {
 		tmp.Close()
 		return "", err
 	}
-	if _, err := tmp.WriteString(tok + "\n"); err != nil {
+	if _, err := tmp.WriteString(tok); err != nil { // no newline: the file is the token, byte for byte
 		tmp.Close()
 		return "", err
 	}

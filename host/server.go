@@ -61,15 +61,14 @@ func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Host) authorized(r *http.Request) bool {
-	tok := ""
-	if a := r.Header.Get("Authorization"); a != "" {
-		if len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
-			tok = strings.TrimSpace(a[7:])
-		}
-	} else {
-		tok = r.URL.Query().Get("token")
+	ok := func(tok string) bool {
+		tok = strings.TrimSpace(tok)
+		return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(h.token)) == 1
 	}
-	return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(h.token)) == 1
+	if a := r.Header.Get("Authorization"); len(a) > 7 && strings.EqualFold(a[:7], "bearer ") && ok(a[7:]) {
+		return true
+	}
+	return ok(r.URL.Query().Get("token"))
 }
 
 // readLoop reads frames until the connection ends, answering each request
