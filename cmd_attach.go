@@ -140,7 +140,17 @@ func cmdContext(cmd *cobra.Command) context.Context {
 	return context.Background()
 }
 
-// runEmbedded starts the durable host in-process and attaches to it.
+// effectiveDataDir is the data directory a host started with dataDir uses.
+func effectiveDataDir(dataDir string) string {
+	if dataDir != "" {
+		return dataDir
+	}
+	return host.DefaultDataDir()
+}
+
+// runEmbedded starts the durable host in-process and attaches to it. When
+// another process already runs a host on the same data directory, it
+// attaches to that host instead.
 func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Duration) error {
 	log, closer, err := ui.logger()
 	if err != nil {
@@ -150,6 +160,15 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	h, err := host.Start(ctx, host.Options{Addr: "127.0.0.1:0", DataDir: dataDir, Pace: pace, DemoSession: true, Logger: log})
+	if errors.Is(err, host.ErrDataDirInUse) {
+		// Another lookout (or lookout serve) already runs a host on this
+		// data directory: attach to it instead of failing.
+		if dir := effectiveDataDir(dataDir); dir != "" {
+			if u, uerr := host.RunningURL(dir); uerr == nil {
+				return runAttach(ctx, ui, sync.Options{URL: u, TokenFile: host.TokenPath(dir)})
+			}
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("start the embedded host: %w", err)
 	}

@@ -230,6 +230,18 @@ func TestEmbeddedDefault(t *testing.T) {
 	tm.waitFor("the turn to end", func(s string) bool {
 		return strings.Contains(s, "That is all for now.") && strings.Contains(s, "idle")
 	})
+	// A second `lookout` on the same machine finds the running host (its
+	// data directory is taken) and attaches to it: the same transcript.
+	t.Run("second", func(t *testing.T) {
+		tm2 := startTerm(t, dir, env, fmt.Sprintf("%s --theme dark", bin))
+		tm2.waitText("Sessions on 127.0.0.1:")
+		tm2.keys("Enter")
+		tm2.waitFor("the shared session", func(s string) bool {
+			return strings.Contains(s, "hello from the default path") && strings.Contains(s, "idle")
+		})
+		tm2.keys("C-c", "C-c")
+		tm2.waitText("LOOKOUT-EXITED 0")
+	})
 	// ctrl+c twice quits and stops the embedded host; its journal is in the
 	// XDG state directory.
 	tm.keys("C-c", "C-c")

@@ -124,6 +124,11 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		case <-h.served:
 		}
 	}()
+	if h.dataDir != "" {
+		if err := writeAddress(h.dataDir, h.URL()); err != nil {
+			h.log.Warn("could not record the host's address", "err", err)
+		}
+	}
 	durability := "durable"
 	if opts.Ephemeral {
 		durability = "ephemeral"
@@ -388,6 +393,9 @@ func (h *Host) Close() error {
 		h.flushAll()
 		h.flushes.Wait()
 		h.closeErr = h.j.close()
+		if h.dataDir != "" {
+			os.Remove(AddressPath(h.dataDir))
+		}
 		h.release()
 		if h.srv != nil {
 			<-h.served
