@@ -229,6 +229,12 @@ func (l *loopState) runOps() {
 
 func (l *loopState) shutdown() {
 	if l.link != nil {
+		if l.link.subscribed {
+			// Leaving the view: tell the host to stop sending (seed 001's
+			// unsubscribe on view switch), then close.
+			l.link.nextID++
+			l.link.ws.CloseAfter(encodeRequest(l.link.nextID, "session/unsubscribe", map[string]any{"sessionId": l.sessionID}))
+		}
 		l.link.ws.Close()
 		l.stopLinkTimers(l.link)
 		l.link = nil

@@ -22,6 +22,8 @@ const (
 	maxFrame = 4 << 20
 	// writeTimeout bounds one frame write.
 	writeTimeout = 10 * time.Second
+	// leaveTimeout bounds how long closing waits to send a last request.
+	leaveTimeout = time.Second
 	// dialTimeout bounds the TCP connect plus the WebSocket handshake.
 	dialTimeout = 10 * time.Second
 )
@@ -62,6 +64,7 @@ type wsConn struct {
 	dead    chan struct{} // closed when the reader ends
 	err     error         // why the reader ended (read after dead)
 	once    gosync.Once
+	flushed chan struct{} // closed by the writer when it meets the nil mark CloseAfter queues
 }
 
 // dialWS opens the WebSocket with the bearer token. A connection that
@@ -90,6 +93,7 @@ func dialWS(ctx context.Context, url, token string, silence time.Duration) (*wsC
 		out:     make(chan []byte, 1024),
 		stop:    make(chan struct{}),
 		dead:    make(chan struct{}),
+		flushed: make(chan struct{}),
 	}
 	_ = ws.SetReadDeadline(time.Now().Add(silence))
 	ws.SetPingHandler(func(data string) error {
@@ -146,6 +150,11 @@ func (c *wsConn) writeLoop() {
 		case <-c.stop:
 			return
 		case b := <-c.out:
+			if b == nil { // CloseAfter's mark: everything before it is written
+				close(c.flushed)
+				<-c.stop
+				return
+			}
 			_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
 			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
 				c.Close()
@@ -164,6 +173,30 @@ func (c *wsConn) Send(b []byte) {
 	default:
 		c.Close()
 	}
+}
+
+// CloseAfter sends last (a final request, such as session/unsubscribe)
+// after what is already queued, waits for the writer to put it on the wire
+// (at most leaveTimeout), then closes. It never blocks longer than that.
+func (c *wsConn) CloseAfter(last []byte) {
+	queued := true
+	for _, b := range [][]byte{last, nil} {
+		select {
+		case c.out <- b:
+		default:
+			queued = false
+		}
+	}
+	if queued {
+		t := time.NewTimer(leaveTimeout)
+		select {
+		case <-c.flushed:
+		case <-c.dead:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	c.Close()
 }
 
 // Close ends the connection (idempotent).
