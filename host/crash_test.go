@@ -101,6 +101,11 @@ func TestKilledHostAppendsHostDeathTerminals(t *testing.T) {
 	if openItem == "" || st.ActiveTurn() == nil {
 		t.Fatal("nothing open at the kill")
 	}
+	// What this client saw streamed into the open item before the kill.
+	streamed := st.Item(openItem).Text()
+	if !strings.Contains(streamed, "while. ") {
+		t.Fatalf("open item %s holds %q", openItem, streamed)
+	}
 	seenBefore := st.Cursor
 
 	proc.Process.Kill() // SIGKILL: no chance to write anything
@@ -139,6 +144,11 @@ func TestKilledHostAppendsHostDeathTerminals(t *testing.T) {
 	it := st.Item(openItem)
 	if it.Status != model.StatusFailed || it.EndedBy() != "hostDeath" {
 		t.Fatalf("open item after recovery: %s", it.AppendJSON(nil))
+	}
+	// The host-death terminal restates the text streamed before the death
+	// (recorded deltas), not just the item's last full object.
+	if !strings.HasPrefix(it.Text(), streamed) {
+		t.Fatalf("streamed text lost in the crash:\n saw   %q\n after %q", streamed, it.Text())
 	}
 	queuedRan := false
 	for _, it := range itemsOfKind(st, model.KindUserMessage) {

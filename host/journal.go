@@ -14,6 +14,15 @@ type journalEvent struct {
 	Params []byte
 }
 
+// streamRecord is one streamed delta as stored for crash recovery: deltas
+// are never replayed to clients, but a host that dies mid-stream uses them
+// to restate the text streamed so far in the host-death terminal.
+type streamRecord struct {
+	Seq    int64
+	ItemID string
+	Params []byte
+}
+
 // sessionRecord is a session as stored.
 type sessionRecord struct {
 	ID        string
@@ -31,8 +40,14 @@ type journal interface {
 	createSession(rec sessionRecord) error
 	sessions() ([]sessionRecord, error)
 	// append stores events in one commit; when lease > 0 it also records the
-	// session's new seq high-water mark in the same commit.
-	append(sid string, evs []journalEvent, lease int64) error
+	// session's new seq high-water mark in the same commit. In the same
+	// commit it records streamed deltas and forgets those of the items in
+	// completed (their final objects restate what the deltas built).
+	append(sid string, evs []journalEvent, streamed []streamRecord, completed []string, lease int64) error
+	// streams returns the session's recorded deltas in seq order;
+	// dropStreams forgets them all.
+	streams(sid string) ([]streamRecord, error)
+	dropStreams(sid string) error
 	setLease(sid string, lease int64) error
 	// readAfter returns events with after < seq <= upto, oldest first, at
 	// most limit of them and about maxBytes of params (at least one), and
@@ -77,12 +92,16 @@ func (m *memJournal) sessions() ([]sessionRecord, error) {
 	return slices.Clone(m.recs), nil
 }
 
-func (m *memJournal) append(sid string, evs []journalEvent, lease int64) error {
+// append ignores streamed deltas: an ephemeral host never recovers.
+func (m *memJournal) append(sid string, evs []journalEvent, _ []streamRecord, _ []string, _ int64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.events[sid] = append(m.events[sid], evs...)
 	return nil
 }
+
+func (m *memJournal) streams(string) ([]streamRecord, error) { return nil, nil }
+func (m *memJournal) dropStreams(string) error               { return nil }
 
 func (m *memJournal) setLease(string, int64) error { return nil }
 

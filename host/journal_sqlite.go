@@ -16,8 +16,10 @@ import (
 type sqliteJournal struct {
 	w, r *sql.DB
 
-	insEvent *sql.Stmt
-	setLeas  *sql.Stmt
+	insEvent  *sql.Stmt
+	setLeas   *sql.Stmt
+	insStream *sql.Stmt
+	delStream *sql.Stmt
 }
 
 const journalSchema = `
@@ -35,6 +37,14 @@ CREATE TABLE IF NOT EXISTS events(
 	params BLOB NOT NULL,
 	PRIMARY KEY(session_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS streams(
+	session_id TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	item_id TEXT NOT NULL,
+	params BLOB NOT NULL,
+	PRIMARY KEY(session_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS streams_item ON streams(session_id, item_id);
 CREATE TABLE IF NOT EXISTS rejections(
 	session_id TEXT NOT NULL,
 	command_id TEXT NOT NULL,
@@ -78,6 +88,12 @@ func openSQLiteJournal(path string, syncFull bool) (*sqliteJournal, error) {
 	if j.insEvent, err = w.Prepare(`INSERT INTO events(session_id, seq, method, params) VALUES(?, ?, ?, ?)`); err == nil {
 		j.setLeas, err = w.Prepare(`UPDATE sessions SET seq_lease = ? WHERE session_id = ? AND seq_lease < ?`)
 	}
+	if err == nil {
+		j.insStream, err = w.Prepare(`INSERT OR IGNORE INTO streams(session_id, seq, item_id, params) VALUES(?, ?, ?, ?)`)
+	}
+	if err == nil {
+		j.delStream, err = w.Prepare(`DELETE FROM streams WHERE session_id = ? AND item_id = ?`)
+	}
 	if err != nil {
 		j.close()
 		return nil, err
@@ -110,8 +126,8 @@ func (j *sqliteJournal) sessions() ([]sessionRecord, error) {
 	return out, rows.Err()
 }
 
-func (j *sqliteJournal) append(sid string, evs []journalEvent, lease int64) error {
-	if len(evs) == 1 && lease == 0 {
+func (j *sqliteJournal) append(sid string, evs []journalEvent, streamed []streamRecord, completed []string, lease int64) error {
+	if len(evs) == 1 && lease == 0 && len(streamed) == 0 && len(completed) == 0 {
 		// One statement is its own transaction: one commit, fewer round trips.
 		_, err := j.insEvent.Exec(sid, evs[0].Seq, evs[0].Method, evs[0].Params)
 		return err
@@ -120,20 +136,60 @@ func (j *sqliteJournal) append(sid string, evs []journalEvent, lease int64) erro
 	if err != nil {
 		return err
 	}
+	fail := func(err error) error {
+		tx.Rollback()
+		return err
+	}
 	ins := tx.Stmt(j.insEvent)
 	for _, e := range evs {
 		if _, err := ins.Exec(sid, e.Seq, e.Method, e.Params); err != nil {
-			tx.Rollback()
-			return err
+			return fail(err)
+		}
+	}
+	if len(streamed) > 0 {
+		st := tx.Stmt(j.insStream)
+		for _, r := range streamed {
+			if _, err := st.Exec(sid, r.Seq, r.ItemID, r.Params); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if len(completed) > 0 {
+		del := tx.Stmt(j.delStream)
+		for _, id := range completed {
+			if _, err := del.Exec(sid, id); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	if lease > 0 {
 		if _, err := tx.Stmt(j.setLeas).Exec(lease, sid, lease); err != nil {
-			tx.Rollback()
-			return err
+			return fail(err)
 		}
 	}
 	return tx.Commit()
+}
+
+func (j *sqliteJournal) streams(sid string) ([]streamRecord, error) {
+	rows, err := j.r.Query(`SELECT seq, item_id, params FROM streams WHERE session_id = ? ORDER BY seq`, sid)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []streamRecord
+	for rows.Next() {
+		var r streamRecord
+		if err := rows.Scan(&r.Seq, &r.ItemID, &r.Params); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func (j *sqliteJournal) dropStreams(sid string) error {
+	_, err := j.w.Exec(`DELETE FROM streams WHERE session_id = ?`, sid)
+	return err
 }
 
 func (j *sqliteJournal) setLease(sid string, lease int64) error {

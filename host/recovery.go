@@ -23,10 +23,17 @@ func (h *Host) loadSessions() error {
 			return fmt.Errorf("journal: session %s: %w", rec.ID, err)
 		}
 		s.mu.Lock()
-		err := s.recoverLocked()
+		err := s.restoreStreamedLocked()
+		if err == nil {
+			err = s.recoverLocked()
+		}
 		s.mu.Unlock()
 		if err == nil {
 			err = s.flush()
+		}
+		if err == nil {
+			// Every item is terminal now: the recorded deltas are restated.
+			err = h.j.dropStreams(s.id)
 		}
 		if err != nil {
 			return fmt.Errorf("journal: session %s: recovery: %w", rec.ID, err)
@@ -113,6 +120,32 @@ func (s *session) trackCommand(ev *model.Event) {
 	case model.MethodApprovalResolved:
 		s.resolved[ev.ApprovalID] = ev.Decision
 	}
+}
+
+// restoreStreamedLocked folds the deltas the journal recorded for items
+// still open (those after each item's last full object), so that their
+// host-death terminals restate the text clients saw streamed before the
+// death instead of only what the last full object held.
+func (s *session) restoreStreamedLocked() error {
+	recs, err := s.h.j.streams(s.id)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		it := s.state.Item(r.ItemID)
+		if it == nil || !it.IsOpen() || r.Seq <= s.fullSeq[r.ItemID] {
+			continue
+		}
+		ev, err := model.DecodeNotification(model.MethodItemDelta, r.Params)
+		if err != nil {
+			s.h.log.Warn("skipping an unreadable recorded delta", "session", s.id, "seq", r.Seq, "err", err)
+			continue
+		}
+		if err := s.state.AppendStreamed(ev.ItemID, ev.Field, ev.Delta); err != nil {
+			s.h.log.Warn("skipping a recorded delta the fold refuses", "session", s.id, "seq", r.Seq, "err", err)
+		}
+	}
+	return nil
 }
 
 // recoverLocked appends the terminals an abnormal death left missing:

@@ -195,16 +195,27 @@ func (s *session) commitAndSend(batch []pendingEvent, subs []*conn, muHeld bool)
 		lease = last + leaseBlock
 	}
 	var durables []journalEvent
+	var streamed []streamRecord
+	var completed []string
 	var lastDurable int64
 	for _, p := range batch {
-		if p.durable {
+		switch {
+		case p.durable:
 			durables = append(durables, p.je)
 			lastDurable = p.je.Seq
+			if p.je.Method == model.MethodItemCompleted {
+				completed = append(completed, p.ev.Item.ID)
+			}
+		case p.je.Method == model.MethodItemDelta && s.h.j.durable():
+			streamed = append(streamed, streamRecord{Seq: p.je.Seq, ItemID: p.ev.ItemID, Params: p.je.Params})
 		}
 	}
+	if !s.h.j.durable() {
+		completed = nil
+	}
 	switch {
-	case len(durables) > 0:
-		if err := s.h.j.append(s.id, durables, lease); err != nil {
+	case len(durables) > 0 || len(streamed) > 0:
+		if err := s.h.j.append(s.id, durables, streamed, completed, lease); err != nil {
 			return err
 		}
 	case lease > 0:

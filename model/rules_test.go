@@ -484,3 +484,21 @@ func TestRuleSnapshotReloadKeepsItemVersionsGrowing(t *testing.T) {
 		t.Fatalf("version %d (was %d), text %q", got.Version, before, got.Text())
 	}
 }
+
+func TestRuleAppendStreamedRebuildsTextWithoutTheGate(t *testing.T) {
+	s := fold(t,
+		frame(MethodItemStarted, 1, 0, item("m", KindAgentMessage, 1, "inProgress", `"text":"a"`)),
+		frame(MethodItemCompleted, 3, 1, item("done", KindAgentMessage, 1, "completed", `"text":"x"`)),
+	)
+	// Deltas at seq 2 precede the cursor; a host replaying its records
+	// still appends them.
+	if err := s.AppendStreamed("m", "text", "bc"); err != nil || s.Item("m").Text() != "abc" {
+		t.Fatalf("%v %q", err, s.Item("m").Text())
+	}
+	if err := s.AppendStreamed("done", "text", "y"); reason(err) != TerminalItem {
+		t.Fatalf("terminal item: %v", err)
+	}
+	if err := s.AppendStreamed("ghost", "text", "y"); reason(err) != UnknownItem {
+		t.Fatalf("unknown item: %v", err)
+	}
+}

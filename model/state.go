@@ -538,3 +538,16 @@ func (s *State) LastPosition() int64 {
 	}
 	return s.order[len(s.order)-1].Position
 }
+
+// AppendStreamed appends a streamed delta to an open item without the
+// re-delivery gate: for a host rebuilding, after a crash, the text its
+// journal recorded as deltas since the item's last full object. It makes
+// the same checks as item/delta (unknown item, terminal item, a field that
+// is not a string) and changes nothing when it refuses.
+func (s *State) AppendStreamed(itemID, field, delta string) error {
+	s.init()
+	if ferr := s.applyDelta(&Event{Method: MethodItemDelta, SessionID: s.SessionID, ItemID: itemID, Field: field, Delta: delta}); ferr != nil {
+		return ferr
+	}
+	return nil
+}
