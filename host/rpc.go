@@ -3,19 +3,8 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/lookout-sh/lookout/model"
 	"strconv"
-)
-
-// JSON-RPC error codes the host answers with (protocol.md §4).
-const (
-	CodeParseError     = -32700
-	CodeInvalidRequest = -32600
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeBackpressured  = -32001
-	CodeUnknownSession = -32004
-	CodeRejected       = -32010
-	CodeStaleCursor    = -32020
 )
 
 // rpcError is an error answer. Data, when non-nil, is marshalled as the
@@ -28,18 +17,20 @@ type rpcError struct {
 
 func (e *rpcError) Error() string { return strconv.Itoa(e.Code) + " " + e.Message }
 
-func errInvalidParams(msg string) *rpcError { return &rpcError{Code: CodeInvalidParams, Message: msg} }
+func errInvalidParams(msg string) *rpcError {
+	return &rpcError{Code: model.CodeInvalidParams, Message: msg}
+}
 
 func errUnknownSession(sid string) *rpcError {
-	return &rpcError{Code: CodeUnknownSession, Message: "unknown session " + strconv.Quote(sid)}
+	return &rpcError{Code: model.CodeUnknownSession, Message: "unknown session " + strconv.Quote(sid)}
 }
 
 func errStale(epoch, msg string) *rpcError {
-	return &rpcError{Code: CodeStaleCursor, Message: msg, Data: map[string]string{"epoch": epoch}}
+	return &rpcError{Code: model.CodeStaleCursor, Message: msg, Data: map[string]string{"epoch": epoch}}
 }
 
 func errRejected(reason, msg string) *rpcError {
-	return &rpcError{Code: CodeRejected, Message: msg, Data: map[string]string{"reason": reason}}
+	return &rpcError{Code: model.CodeRejected, Message: msg, Data: map[string]string{"reason": reason}}
 }
 
 // incoming is one parsed client frame.
@@ -58,20 +49,20 @@ var nullID = json.RawMessage("null")
 func parseIncoming(raw []byte) (*incoming, json.RawMessage, *rpcError) {
 	raw = bytes.TrimSpace(raw)
 	if !json.Valid(raw) {
-		return nil, nullID, &rpcError{Code: CodeParseError, Message: "parse error: the frame is not valid JSON"}
+		return nil, nullID, &rpcError{Code: model.CodeParseError, Message: "parse error: the frame is not valid JSON"}
 	}
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil, nullID, &rpcError{Code: CodeInvalidRequest, Message: "invalid request: a frame must be one JSON-RPC object (batches are not supported)"}
+		return nil, nullID, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: a frame must be one JSON-RPC object (batches are not supported)"}
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, nullID, &rpcError{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}
+		return nil, nullID, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: " + err.Error()}
 	}
 	id, hasID := m["id"]
 	if hasID {
 		id = bytes.TrimSpace(id)
 		if !validID(id) {
-			return nil, nullID, &rpcError{Code: CodeInvalidRequest, Message: "invalid request: id must be a string, a number or null"}
+			return nil, nullID, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: id must be a string, a number or null"}
 		}
 	}
 	answerID := id
@@ -86,20 +77,20 @@ func parseIncoming(raw []byte) (*incoming, json.RawMessage, *rpcError) {
 		if _, ok := m["error"]; ok {
 			return nil, nil, nil
 		}
-		return nil, answerID, &rpcError{Code: CodeInvalidRequest, Message: "invalid request: no method"}
+		return nil, answerID, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: no method"}
 	}
 	if v, ok := m["jsonrpc"]; !ok || string(bytes.TrimSpace(v)) != `"2.0"` {
 		if !hasID {
 			return nil, nil, nil
 		}
-		return nil, answerID, &rpcError{Code: CodeInvalidRequest, Message: `invalid request: jsonrpc must be "2.0"`}
+		return nil, answerID, &rpcError{Code: model.CodeInvalidRequest, Message: `invalid request: jsonrpc must be "2.0"`}
 	}
 	var method string
 	if err := json.Unmarshal(methodRaw, &method); err != nil || method == "" {
 		if !hasID {
 			return nil, nil, nil
 		}
-		return nil, answerID, &rpcError{Code: CodeInvalidRequest, Message: "invalid request: method must be a non-empty string"}
+		return nil, answerID, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: method must be a non-empty string"}
 	}
 	if !hasID {
 		return nil, nil, nil // client notifications are not part of protocol 1: ignored

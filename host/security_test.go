@@ -131,24 +131,24 @@ func TestMalformedRequestsGetErrorsAndLoseNothing(t *testing.T) {
 		code  int
 		id    string
 	}{
-		{`this is not json`, host.CodeParseError, "null"},
-		{`{"jsonrpc":"2.0","id":1,"method":"session/list"`, host.CodeParseError, "null"},
-		{`[{"jsonrpc":"2.0","id":2,"method":"session/list"}]`, host.CodeInvalidRequest, "null"},
-		{`"just a string"`, host.CodeInvalidRequest, "null"},
-		{`{"jsonrpc":"2.0","id":3}`, host.CodeInvalidRequest, "3"},
-		{`{"jsonrpc":"1.0","id":4,"method":"session/list"}`, host.CodeInvalidRequest, "4"},
-		{`{"jsonrpc":"2.0","id":{"x":1},"method":"session/list"}`, host.CodeInvalidRequest, "null"},
-		{`{"jsonrpc":"2.0","id":"five","method":7}`, host.CodeInvalidRequest, `"five"`},
-		{`{"jsonrpc":"2.0","id":6,"method":"no/such/method"}`, host.CodeMethodNotFound, "6"},
-		{`{"jsonrpc":"2.0","id":7,"method":"session/subscribe","params":[1,2]}`, host.CodeInvalidParams, "7"},
-		{`{"jsonrpc":"2.0","id":8,"method":"session/subscribe","params":{"sessionId":42}}`, host.CodeInvalidParams, "8"},
-		{`{"jsonrpc":"2.0","id":9,"method":"turn/submit","params":{"sessionId":"` + sid + `","text":"no command id"}}`, host.CodeInvalidParams, "9"},
-		{`{"jsonrpc":"2.0","id":10,"method":"view/page","params":{"sessionId":"` + sid + `","direction":"sideways"}}`, host.CodeInvalidParams, "10"},
-		{`{"jsonrpc":"2.0","id":11,"method":"view/page","params":{"sessionId":"` + sid + `","direction":"after","limit":"many"}}`, host.CodeInvalidParams, "11"},
-		{`{"jsonrpc":"2.0","id":12,"method":"view/page","params":{"sessionId":"` + sid + `","direction":"after","cursor":"v:other:3"}}`, host.CodeInvalidParams, "12"},
-		{`{"jsonrpc":"2.0","id":13,"method":"initialize","params":{"capabilities":{"deltas":"yes"}}}`, host.CodeInvalidParams, "13"},
-		{`{"jsonrpc":"2.0","id":14,"method":"session/subscribe","params":{"sessionId":"` + sid + `","cursor":"garbage"}}`, host.CodeInvalidParams, "14"},
-		{`{"jsonrpc":"2.0","id":15,"method":"view/page","params":{"sessionId":"` + sid + `","direction":"after","limit":0}}`, host.CodeInvalidParams, "15"},
+		{`this is not json`, model.CodeParseError, "null"},
+		{`{"jsonrpc":"2.0","id":1,"method":"session/list"`, model.CodeParseError, "null"},
+		{`[{"jsonrpc":"2.0","id":2,"method":"session/list"}]`, model.CodeInvalidRequest, "null"},
+		{`"just a string"`, model.CodeInvalidRequest, "null"},
+		{`{"jsonrpc":"2.0","id":3}`, model.CodeInvalidRequest, "3"},
+		{`{"jsonrpc":"1.0","id":4,"method":"session/list"}`, model.CodeInvalidRequest, "4"},
+		{`{"jsonrpc":"2.0","id":{"x":1},"method":"session/list"}`, model.CodeInvalidRequest, "null"},
+		{`{"jsonrpc":"2.0","id":"five","method":7}`, model.CodeInvalidRequest, `"five"`},
+		{`{"jsonrpc":"2.0","id":6,"method":"no/such/method"}`, model.CodeMethodNotFound, "6"},
+		{`{"jsonrpc":"2.0","id":7,"method":"session/subscribe","params":[1,2]}`, model.CodeInvalidParams, "7"},
+		{`{"jsonrpc":"2.0","id":8,"method":"session/subscribe","params":{"sessionId":42}}`, model.CodeInvalidParams, "8"},
+		{`{"jsonrpc":"2.0","id":9,"method":"turn/submit","params":{"sessionId":"` + sid + `","text":"no command id"}}`, model.CodeInvalidParams, "9"},
+		{`{"jsonrpc":"2.0","id":10,"method":"view/page","params":{"sessionId":"` + sid + `","direction":"sideways"}}`, model.CodeInvalidParams, "10"},
+		{`{"jsonrpc":"2.0","id":11,"method":"view/page","params":{"sessionId":"` + sid + `","direction":"after","limit":"many"}}`, model.CodeInvalidParams, "11"},
+		{`{"jsonrpc":"2.0","id":12,"method":"view/page","params":{"sessionId":"` + sid + `","direction":"after","cursor":"v:other:3"}}`, model.CodeInvalidParams, "12"},
+		{`{"jsonrpc":"2.0","id":13,"method":"initialize","params":{"capabilities":{"deltas":"yes"}}}`, model.CodeInvalidParams, "13"},
+		{`{"jsonrpc":"2.0","id":14,"method":"session/subscribe","params":{"sessionId":"` + sid + `","cursor":"garbage"}}`, model.CodeInvalidParams, "14"},
+		{`{"jsonrpc":"2.0","id":15,"method":"view/page","params":{"sessionId":"` + sid + `","direction":"after","limit":0}}`, model.CodeInvalidParams, "15"},
 	}
 	for _, r := range raw {
 		if err := c.Send([]byte(r.frame)); err != nil {
@@ -167,7 +167,7 @@ func TestMalformedRequestsGetErrorsAndLoseNothing(t *testing.T) {
 	if err := c.Conn().WriteMessage(websocket.BinaryMessage, []byte(`{"jsonrpc":"2.0","id":99,"method":"session/list"}`)); err != nil {
 		t.Fatal(err)
 	}
-	if f, err := c.Next(); err != nil || f.Error == nil || f.Error.Code != host.CodeInvalidRequest {
+	if f, err := c.Next(); err != nil || f.Error == nil || f.Error.Code != model.CodeInvalidRequest {
 		t.Fatalf("binary frame: %+v %v", f, err)
 	}
 	c.Send([]byte(`{"jsonrpc":"2.0","method":"session/list"}`))
@@ -176,17 +176,17 @@ func TestMalformedRequestsGetErrorsAndLoseNothing(t *testing.T) {
 	// Unknown sessions, for every session method.
 	for _, m := range []string{"session/subscribe", "session/unsubscribe", "view/page", "turn/submit", "command/replay", "turn/unqueue", "turn/interrupt", "approval/respond"} {
 		p := map[string]any{"sessionId": "no-such-session", "direction": "after", "commandId": "c", "text": "t", "turnId": "t", "approvalId": "a", "decision": "approve"}
-		if e := rpcCode(t, c, m, p); e == nil || e.Code != host.CodeUnknownSession {
+		if e := rpcCode(t, c, m, p); e == nil || e.Code != model.CodeUnknownSession {
 			t.Fatalf("%s on an unknown session: %+v", m, e)
 		}
 	}
 	// A stale epoch.
 	e := rpcCode(t, c, "view/page", map[string]any{"sessionId": sid, "epoch": "stale", "direction": "after"})
 	var data struct{ Epoch string }
-	if e == nil || e.Code != host.CodeStaleCursor || json.Unmarshal(e.Data, &data) != nil || data.Epoch != epoch {
+	if e == nil || e.Code != model.CodeStaleCursor || json.Unmarshal(e.Data, &data) != nil || data.Epoch != epoch {
 		t.Fatalf("stale epoch: %+v", e)
 	}
-	if e := rpcCode(t, c, "view/page", map[string]any{"sessionId": sid, "epoch": epoch, "direction": "after", "cursor": model.FormatCursor(sid, 1<<40)}); e == nil || e.Code != host.CodeStaleCursor {
+	if e := rpcCode(t, c, "view/page", map[string]any{"sessionId": sid, "epoch": epoch, "direction": "after", "cursor": model.FormatCursor(sid, 1<<40)}); e == nil || e.Code != model.CodeStaleCursor {
 		t.Fatalf("cursor beyond the head: %+v", e)
 	}
 	if n := c.Pending(); n != 0 {

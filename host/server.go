@@ -87,7 +87,7 @@ func (c *conn) readLoop() {
 		}
 		c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
 		if typ != websocket.TextMessage {
-			c.reply(nullID, nil, &rpcError{Code: CodeInvalidRequest, Message: "invalid request: only text frames are accepted"})
+			c.reply(nullID, nil, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: only text frames are accepted"})
 			continue
 		}
 		c.handle(data)
@@ -146,7 +146,7 @@ func (c *conn) handle(data []byte) {
 	case "approval/respond":
 		result, rerr = c.respond(req.params)
 	default:
-		rerr = &rpcError{Code: CodeMethodNotFound, Message: "method not found: " + req.method}
+		rerr = &rpcError{Code: model.CodeMethodNotFound, Message: "method not found: " + req.method}
 	}
 	c.reply(req.id, result, rerr)
 }
@@ -217,7 +217,7 @@ func (c *conn) createSession(params json.RawMessage) (any, *rpcError) {
 	}
 	s, err := c.h.createSession(title)
 	if err != nil {
-		return nil, &rpcError{Code: CodeBackpressured, Message: "backpressured: " + err.Error()}
+		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: " + err.Error()}
 	}
 	return map[string]any{"sessionId": s.id}, nil
 }
@@ -350,7 +350,7 @@ func (c *conn) submit(params json.RawMessage) (any, *rpcError) {
 // its answer never gets ahead of the journal.
 func flushed(s *session) *rpcError {
 	if err := s.flush(); err != nil {
-		return &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
 	}
 	return nil
 }

@@ -63,11 +63,11 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 		return nil, errRejected(reason, "command was rejected: "+reason)
 	}
 	if s.h.isClosing() {
-		return nil, &rpcError{Code: CodeBackpressured, Message: "backpressured: the host is shutting down; retry with the same commandId"}
+		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: the host is shutting down; retry with the same commandId"}
 	}
 	reject := func(reason, msg string) *rpcError {
 		if err := s.h.j.reject(s.id, cid, reason); err != nil {
-			return &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+			return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
 		}
 		s.rejected[cid] = reason
 		return errRejected(reason, msg)
@@ -81,12 +81,12 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	cmd := &command{id: cid, turnID: newID(), text: text}
 	if s.active != nil || len(s.queue) > 0 {
 		if len(s.queue) >= MaxQueuedTurns {
-			return nil, &rpcError{Code: CodeBackpressured, Message: fmt.Sprintf("backpressured: %d turns are already queued; retry later with the same commandId", len(s.queue))}
+			return nil, &rpcError{Code: model.CodeBackpressured, Message: fmt.Sprintf("backpressured: %d turns are already queued; retry later with the same commandId", len(s.queue))}
 		}
 		_, err := s.emitLocked(model.MethodTurnQueued, map[string]any{
 			"turnId": cmd.turnID, "commandId": cid, "text": text, "position": len(s.queue) + 1})
 		if err != nil {
-			return nil, &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+			return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
 		}
 		cmd.first, cmd.state = "queued", "queued"
 		s.remember(cmd)
@@ -95,7 +95,7 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	}
 	cmd.first = "started"
 	if err := s.launchLocked(&queuedTurn{cmd: cmd, history: history}); err != nil {
-		return nil, &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
 	}
 	return map[string]any{"status": "started", "turnId": cmd.turnID}, nil
 }
@@ -272,7 +272,7 @@ func (s *session) unqueue(cid, reason string) *rpcError {
 		return nil
 	}
 	if cmd.state != "queued" {
-		return &rpcError{Code: CodeInvalidParams, Message: "the command is not queued: its turn has " + cmd.state,
+		return &rpcError{Code: model.CodeInvalidParams, Message: "the command is not queued: its turn has " + cmd.state,
 			Data: map[string]string{"state": cmd.state}}
 	}
 	return s.unqueueLocked(cmd, reason)
@@ -281,7 +281,7 @@ func (s *session) unqueue(cid, reason string) *rpcError {
 func (s *session) unqueueLocked(cmd *command, reason string) *rpcError {
 	if _, err := s.emitLocked(model.MethodTurnUnqueued, map[string]any{
 		"turnId": cmd.turnID, "commandId": cmd.id, "reason": reason}); err != nil {
-		return &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
 	}
 	s.queue = slices.DeleteFunc(s.queue, func(q *queuedTurn) bool { return q.cmd == cmd })
 	cmd.state, cmd.kind = "settled", "unqueued"
@@ -319,7 +319,7 @@ func (s *session) respond(approvalID, decision string) *rpcError {
 		return errInvalidParams("unknown approvalId " + approvalID)
 	}
 	if err := s.resolveApprovalLocked(approvalID, decision); err != nil {
-		return &rpcError{Code: CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
 	}
 	return nil
 }

@@ -101,7 +101,7 @@ func TestQueueUnqueueAndInterrupt(t *testing.T) {
 	}
 	// Unqueue again: idempotent. Unqueue a running command: refused.
 	c.MustCall(t, "turn/unqueue", map[string]any{"sessionId": sid, "commandId": "c-b"}, nil)
-	if e := rpcCode(t, c, "turn/unqueue", map[string]any{"sessionId": sid, "commandId": "c-slow"}); e == nil || e.Code != host.CodeInvalidParams {
+	if e := rpcCode(t, c, "turn/unqueue", map[string]any{"sessionId": sid, "commandId": "c-slow"}); e == nil || e.Code != model.CodeInvalidParams {
 		t.Fatalf("unqueue of a started command = %+v", e)
 	}
 	c.MustCall(t, "turn/interrupt", map[string]any{"sessionId": sid, "turnId": slow}, nil)
@@ -133,7 +133,7 @@ func TestQueueUnqueueAndInterrupt(t *testing.T) {
 	}
 	// Interrupting a finished turn is a no-op; an unknown turn is an error.
 	c.MustCall(t, "turn/interrupt", map[string]any{"sessionId": sid, "turnId": slow}, nil)
-	if e := rpcCode(t, c, "turn/interrupt", map[string]any{"sessionId": sid, "turnId": "nope"}); e == nil || e.Code != host.CodeInvalidParams {
+	if e := rpcCode(t, c, "turn/interrupt", map[string]any{"sessionId": sid, "turnId": "nope"}); e == nil || e.Code != model.CodeInvalidParams {
 		t.Fatalf("interrupt unknown = %+v", e)
 	}
 	if !st.Idle() {
@@ -173,7 +173,7 @@ func TestApprovalApproveAndDeny(t *testing.T) {
 			if tool == nil || tool.Status != model.StatusWaitingUser || tool.InputText() != `{"command":"go test ./...","cwd":"."}` {
 				t.Fatalf("tool before approval = %s", tool.AppendJSON(nil))
 			}
-			if e := rpcCode(t, c, "approval/respond", map[string]any{"sessionId": sid, "approvalId": ev.ApprovalID, "decision": "maybe"}); e == nil || e.Code != host.CodeInvalidParams {
+			if e := rpcCode(t, c, "approval/respond", map[string]any{"sessionId": sid, "approvalId": ev.ApprovalID, "decision": "maybe"}); e == nil || e.Code != model.CodeInvalidParams {
 				t.Fatalf("bad decision = %+v", e)
 			}
 			c.MustCall(t, "approval/respond", map[string]any{"sessionId": sid, "approvalId": ev.ApprovalID, "decision": decision}, nil)
@@ -196,7 +196,7 @@ func TestApprovalApproveAndDeny(t *testing.T) {
 			if len(st.View().Approvals) != 0 {
 				t.Fatal("approval still pending")
 			}
-			if e := rpcCode(t, c, "approval/respond", map[string]any{"sessionId": sid, "approvalId": "unknown", "decision": "approve"}); e == nil || e.Code != host.CodeInvalidParams {
+			if e := rpcCode(t, c, "approval/respond", map[string]any{"sessionId": sid, "approvalId": "unknown", "decision": "approve"}); e == nil || e.Code != model.CodeInvalidParams {
 				t.Fatalf("unknown approval = %+v", e)
 			}
 		})
@@ -242,7 +242,7 @@ func TestLaunchFailureAndRejections(t *testing.T) {
 		t.Fatalf("replay = %+v", r)
 	}
 	e := rpcCode(t, c, "turn/submit", map[string]any{"sessionId": sid, "commandId": "empty", "text": ""})
-	if e == nil || e.Code != host.CodeRejected {
+	if e == nil || e.Code != model.CodeRejected {
 		t.Fatalf("empty text = %+v", e)
 	}
 	var data struct{ Reason string }
@@ -254,7 +254,7 @@ func TestLaunchFailureAndRejections(t *testing.T) {
 		t.Fatalf("replay rejected = %+v", r)
 	}
 	// A rejected commandId stays rejected.
-	if e := rpcCode(t, c, "turn/submit", map[string]any{"sessionId": sid, "commandId": "empty", "text": "now with text"}); e == nil || e.Code != host.CodeRejected {
+	if e := rpcCode(t, c, "turn/submit", map[string]any{"sessionId": sid, "commandId": "empty", "text": "now with text"}); e == nil || e.Code != model.CodeRejected {
 		t.Fatalf("resubmit rejected = %+v", e)
 	}
 }
@@ -270,7 +270,7 @@ func TestBackpressureWhenTheQueueIsFull(t *testing.T) {
 		}
 	}
 	e := rpcCode(t, c, "turn/submit", map[string]any{"sessionId": sid, "commandId": "one-too-many", "text": "x"})
-	if e == nil || e.Code != host.CodeBackpressured {
+	if e == nil || e.Code != model.CodeBackpressured {
 		t.Fatalf("65th queued = %+v", e)
 	}
 	if r := replay(t, c, sid, "one-too-many"); r.State != "unknown" {

@@ -584,3 +584,15 @@ func (p *Page) AppendJSON(dst []byte) []byte {
 	dst = strconv.AppendBool(dst, p.HasOlder)
 	return append(dst, '}')
 }
+
+// JSON-RPC error codes of protocol version 1.
+const (
+	CodeParseError     = -32700 // the frame is not JSON
+	CodeInvalidRequest = -32600 // not a JSON-RPC request
+	CodeMethodNotFound = -32601 // unknown method
+	CodeInvalidParams  = -32602 // params of the wrong shape
+	CodeBackpressured  = -32001 // nothing admitted: retry later with the same commandId
+	CodeUnknownSession = -32004 // no such session
+	CodeRejected       = -32010 // durable: the command will never run (data.reason)
+	CodeStaleCursor    = -32020 // the cursor's epoch is gone (data.epoch): resubscribe
+)

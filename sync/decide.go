@@ -211,26 +211,14 @@ const (
 	submitSessionGone
 )
 
-// JSON-RPC error codes of protocol §4.
-const (
-	codeParseError   = -32700
-	codeInvalidReq   = -32600
-	codeNoMethod     = -32601
-	codeInvalidParam = -32602
-	codeBackpressure = -32001
-	codeNoSession    = -32004
-	codeRejected     = -32010
-	codeStaleCursor  = -32020
-)
-
 // classifySubmitError maps a turn/submit error code to the action. Only a
 // rejection is a settlement; backpressure, the envelope errors and any
 // other error admitted nothing and are retried with the same commandId.
 func classifySubmitError(code int) submitVerdict {
 	switch code {
-	case codeRejected:
+	case model.CodeRejected:
 		return submitRejected
-	case codeNoSession:
+	case model.CodeUnknownSession:
 		return submitSessionGone
 	}
 	return submitRetry

@@ -150,13 +150,13 @@ func TestDecideFreshnessPriority(t *testing.T) {
 
 func TestClassifySubmitError(t *testing.T) {
 	cases := map[int]submitVerdict{
-		codeBackpressure: submitRetry,
-		codeInvalidReq:   submitRetry,
-		codeInvalidParam: submitRetry,
-		codeParseError:   submitRetry,
-		-32603:           submitRetry,
-		codeRejected:     submitRejected,
-		codeNoSession:    submitSessionGone,
+		model.CodeBackpressured:  submitRetry,
+		model.CodeInvalidRequest: submitRetry,
+		model.CodeInvalidParams:  submitRetry,
+		model.CodeParseError:     submitRetry,
+		-32603:                   submitRetry,
+		model.CodeRejected:       submitRejected,
+		model.CodeUnknownSession: submitSessionGone,
 	}
 	for code, want := range cases {
 		if got := classifySubmitError(code); got != want {

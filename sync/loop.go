@@ -545,7 +545,7 @@ type subscribeResult struct {
 func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 	lk := l.link
 	if rerr != nil {
-		if rerr.Code == codeNoSession {
+		if rerr.Code == model.CodeUnknownSession {
 			if l.durability == "ephemeral" {
 				// The ephemeral host lost the session: no terminal will
 				// ever come for what was open.
@@ -664,7 +664,7 @@ func (l *loopState) onAfterPage(req pageRequest, res json.RawMessage, rerr *mode
 		lk.dogC = nil
 	}
 	if rerr != nil {
-		if rerr.Code == codeStaleCursor {
+		if rerr.Code == model.CodeStaleCursor {
 			l.resync("the host no longer holds this cursor (-32020)")
 			return
 		}
@@ -791,7 +791,7 @@ func (l *loopState) onBeforePage(req pageRequest, res json.RawMessage, rerr *mod
 	}
 	l.dirty = true
 	if rerr != nil {
-		if rerr.Code == codeStaleCursor {
+		if rerr.Code == model.CodeStaleCursor {
 			l.resync("history page refused as stale (-32020)")
 			return
 		}
