@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/host/hosttest"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -20,22 +21,8 @@ import (
 // and 2 busy cores under -race can be slow.
 const waitTimeout = 60 * time.Second
 
-// startHost starts a real host on a loopback port.
-func startHost(t testing.TB, o host.Options) *host.Host {
-	t.Helper()
-	if o.Addr == "" {
-		o.Addr = "127.0.0.1:0"
-	}
-	if o.DataDir == "" && !o.Ephemeral {
-		o.DataDir = t.TempDir()
-	}
-	h, err := host.Start(context.Background(), o)
-	if err != nil {
-		t.Fatalf("host.Start: %v", err)
-	}
-	t.Cleanup(func() { h.Close() })
-	return h
-}
+// startHost starts a real host on a loopback port (see hosttest.Start).
+func startHost(t testing.TB, o host.Options) *host.Host { return hosttest.Start(t, o) }
 
 // runClient creates and runs a client; it stops when the test ends.
 type runningClient struct {
