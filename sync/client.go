@@ -144,11 +144,7 @@ const maxSettled = 256
 // range (if any) so Current has something to show before Run connects.
 func New(opts Options) (*Client, error) {
 	opts = opts.withDefaults()
-	u, err := NormalizeURL(opts.URL)
-	if err != nil {
-		return nil, err
-	}
-	tok, err := opts.ResolveToken()
+	u, tok, err := opts.endpoint()
 	if err != nil {
 		return nil, err
 	}

@@ -48,11 +48,7 @@ func (e *RPCError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Method, 
 // A refused handshake or an unreachable host is a *ConnectError.
 func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
 	opts = opts.withDefaults()
-	u, err := NormalizeURL(opts.URL)
-	if err != nil {
-		return nil, err
-	}
-	tok, err := opts.ResolveToken()
+	u, tok, err := opts.endpoint()
 	if err != nil {
 		return nil, err
 	}

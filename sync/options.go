@@ -176,3 +176,14 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
+
+// endpoint is the normalised WebSocket URL and the resolved token.
+func (o Options) endpoint() (url, token string, err error) {
+	if url, err = NormalizeURL(o.URL); err != nil {
+		return "", "", err
+	}
+	if token, err = o.ResolveToken(); err != nil {
+		return "", "", err
+	}
+	return url, token, nil
+}
