@@ -202,7 +202,8 @@ func runAttach(ctx context.Context, ui uiFlags, opts sync.Options) error {
 		sessions, err := sync.ListSessions(lctx, opts)
 		cancel()
 		if err != nil {
-			return fmt.Errorf("list the host's sessions: %w", err)
+			// Same exit codes as `lookout sessions`: 3 refused, 5 unreachable.
+			return classifyListErr(fmt.Errorf("list the host's sessions: %w", err))
 		}
 		if len(sessions) == 0 {
 			return errors.New("the host has no sessions")

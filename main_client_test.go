@@ -150,6 +150,8 @@ func TestCLIExitCodes(t *testing.T) {
 		{"unknown session", []string{"export", h.URL(), tok, "--session", "no-such-session"}, exitNoSession},
 		{"unreachable", []string{"watch", closed, tok, "--until-idle"}, exitUnreachable},
 		{"unreachable sessions", []string{"sessions", closed, tok}, exitUnreachable},
+		{"unreachable attach", []string{"attach", closed, tok}, exitUnreachable},
+		{"auth on attach", []string{"attach", h.URL(), "--token=wrong"}, exitAuth},
 		{"turn failed", []string{"send", h.URL(), tok, "--session", sid, "fail turn, please"}, exitTurnFailed},
 		{"launch failed", []string{"send", h.URL(), tok, "--session", sid, "launch fail now"}, exitTurnFailed},
 	}
