@@ -97,21 +97,38 @@ func newAttachCmd() *cobra.Command {
 	var ui uiFlags
 	var session, token, tokenFile, dataDir string
 	cmd := &cobra.Command{
-		Use:   "attach URL",
+		Use:   "attach [URL]",
 		Short: "Attach to a session host",
 		Long: `Attach to a session host and open one of its sessions.
 
 URL is ws://host:port (or wss://, http(s)://, or a bare host:port; the path
-defaults to /v1/ws). Without --session a picker lists the host's sessions.
+defaults to /v1/ws). Without a URL, attach to the host running on this
+machine on the data directory (--data): a "lookout serve" or another
+"lookout". Without --session a picker lists the host's sessions.
 
 The token comes from --token, else $LOOKOUT_TOKEN, else --token-file, else
 the token file of a host on this machine (<data>/token, see --data).`,
-		Args: cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return &exitError{code: 2, err: fmt.Errorf("attach takes at most one URL, got %d arguments", len(args))}
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := ui.check(); err != nil {
 				return err
 			}
-			opts := sync.Options{URL: args[0], Token: token, TokenFile: tokenFile, SessionID: session}
+			var target string
+			if len(args) == 1 {
+				target = args[0]
+			} else {
+				u, err := host.RunningURL(effectiveDataDir(dataDir))
+				if err != nil {
+					return &exitError{code: 2, err: fmt.Errorf("no URL given and no host is running on %s: start one with \"lookout serve\" or \"lookout\", or name a URL", effectiveDataDir(dataDir))}
+				}
+				target = u
+			}
+			opts := sync.Options{URL: target, Token: token, TokenFile: tokenFile, SessionID: session}
 			if token == "" && tokenFile == "" && os.Getenv("LOOKOUT_TOKEN") == "" {
 				dir := dataDir
 				if dir == "" {

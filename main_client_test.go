@@ -151,6 +151,7 @@ func TestCLIExitCodes(t *testing.T) {
 		{"unreachable", []string{"watch", closed, tok, "--until-idle"}, exitUnreachable},
 		{"unreachable sessions", []string{"sessions", closed, tok}, exitUnreachable},
 		{"unreachable attach", []string{"attach", closed, tok}, exitUnreachable},
+		{"attach without URL or running host", []string{"attach", "--data", t.TempDir()}, exitUsage},
 		{"auth on attach", []string{"attach", h.URL(), "--token=wrong"}, exitAuth},
 		{"turn failed", []string{"send", h.URL(), tok, "--session", sid, "fail turn, please"}, exitTurnFailed},
 		{"launch failed", []string{"send", h.URL(), tok, "--session", sid, "launch fail now"}, exitTurnFailed},
