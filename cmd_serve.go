@@ -36,6 +36,11 @@ func newServeCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if opts.Ephemeral && opts.DataDir == "" && !opts.NoAuth {
+				// The token still lives in the data directory, so that a
+				// client on this machine finds it where it always does.
+				opts.DataDir = host.DefaultDataDir()
+			}
 			h, err := host.Start(ctx, opts)
 			if err != nil {
 				return err
@@ -64,7 +69,7 @@ func newServeCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Addr, "addr", host.DefaultAddr, "listen address (host:port); 127.0.0.1:0 picks a free port")
-	f.StringVar(&opts.DataDir, "data", "", "data directory for the journal and token (default "+host.DefaultDataDir()+")")
+	f.StringVar(&opts.DataDir, "data", "", "data directory for the journal and token; an ephemeral host keeps only its token there (default "+host.DefaultDataDir()+")")
 	f.BoolVar(&opts.Ephemeral, "ephemeral", false, "keep sessions in memory only (nothing survives the process)")
 	f.BoolVar(&opts.NoAuth, "no-auth", false, "serve without a bearer token (refused unless --addr is loopback)")
 	f.StringVar(&opts.Agent, "agent", "demo", "agent that runs turns (available: demo)")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adrg/xdg"
 	"github.com/gorilla/websocket"
 
 	"github.com/lookout-sh/lookout/host"
@@ -87,5 +88,55 @@ func TestServeHelpListsTheDemoScenarios(t *testing.T) {
 		if !strings.Contains(help, s[0]) {
 			t.Errorf("help lacks scenario %q", s[0])
 		}
+	}
+}
+
+// An ephemeral `lookout serve` without --data still keeps its token in the
+// default data directory, where a client on the machine looks for it; it
+// records no address there (only the durable host owning it does).
+func TestServeEphemeralKeepsItsTokenInTheDefaultDataDir(t *testing.T) {
+	state := t.TempDir()
+	t.Cleanup(xdg.Reload) // runs after t.Setenv restores the environment
+	t.Setenv("XDG_STATE_HOME", state)
+	xdg.Reload()
+	dir := host.DefaultDataDir()
+
+	cmd := newServeCmd()
+	pr, pw := io.Pipe()
+	cmd.SetOut(pw)
+	cmd.SetErr(io.Discard)
+	cmd.SetArgs([]string{"--ephemeral", "--addr", "127.0.0.1:0", "--pace", "0"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx); pw.Close() }()
+	defer func() { cancel(); <-done }()
+
+	lines := bufio.NewScanner(pr)
+	url := ""
+	for url == "" && lines.Scan() {
+		if rest, ok := strings.CutPrefix(lines.Text(), "lookout host listening on "); ok {
+			url, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	tok, err := os.ReadFile(host.TokenPath(dir))
+	if err != nil {
+		t.Fatalf("no token file in %s: %v", dir, err)
+	}
+	ws, _, err := websocket.DefaultDialer.Dial(url, http.Header{"Authorization": {"Bearer " + string(tok)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"t","version":"1"}}}`))
+	_, data, err := ws.ReadMessage()
+	if err != nil || !strings.Contains(string(data), `"durability":"ephemeral"`) {
+		t.Fatalf("initialize: %s %v", data, err)
+	}
+	if _, err := os.Stat(host.AddressPath(dir)); !os.IsNotExist(err) {
+		t.Fatalf("an ephemeral host recorded its address: %v", err)
+	}
+	if _, err := os.Stat(host.JournalPath(dir)); !os.IsNotExist(err) {
+		t.Fatalf("an ephemeral host wrote a journal: %v", err)
 	}
 }

@@ -11,8 +11,8 @@ import (
 // holds the data directory. That host's URL is in AddressPath(dataDir).
 var ErrDataDirInUse = errors.New("data directory in use by another host")
 
-// AddressPath is the file in which a running host records its WebSocket
-// URL, so that another process on the machine (a second `lookout`) can
+// AddressPath is the file in which a running durable host (the one that
+// holds the data directory's lock) records its WebSocket URL, so that another process on the machine (a second `lookout`) can
 // find it. The host removes it when it closes; a host that died leaves it
 // behind, which is why readers should treat it as a hint.
 func AddressPath(dataDir string) string { return dataDir + string(os.PathSeparator) + "address" }

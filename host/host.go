@@ -124,7 +124,9 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		case <-h.served:
 		}
 	}()
-	if h.dataDir != "" {
+	if h.dataDir != "" && !opts.Ephemeral {
+		// Only the host that owns (locks) the data directory records its
+		// address; an ephemeral host merely keeps its token there.
 		if err := writeAddress(h.dataDir, h.URL()); err != nil {
 			h.log.Warn("could not record the host's address", "err", err)
 		}
@@ -393,7 +395,7 @@ func (h *Host) Close() error {
 		h.flushAll()
 		h.flushes.Wait()
 		h.closeErr = h.j.close()
-		if h.dataDir != "" {
+		if h.dataDir != "" && !h.opts.Ephemeral {
 			os.Remove(AddressPath(h.dataDir))
 		}
 		h.release()
