@@ -234,6 +234,51 @@ func (c *conn) sessionParam(sid *string) (*session, *rpcError) {
 	return s, nil
 }
 
+// sessionParams is the member every session request has; request param
+// structs embed it.
+type sessionParams struct {
+	SessionID *string `json:"sessionId"`
+}
+
+// decodeSession decodes params into p, which embeds sp, and finds the
+// session sp names.
+func (c *conn) decodeSession(params json.RawMessage, p any, sp *sessionParams) (*session, *rpcError) {
+	if e := decodeParams(params, p); e != nil {
+		return nil, e
+	}
+	return c.sessionParam(sp.SessionID)
+}
+
+// required returns a non-empty string member or the invalid-params error
+// naming it.
+func required(v *string, name string) (string, *rpcError) {
+	if v == nil || *v == "" {
+		return "", errInvalidParams("invalid params: " + name + " is required")
+	}
+	return *v, nil
+}
+
+// acked answers {} for a request whose action returned e, once what it
+// emitted is journaled and sent.
+func acked(s *session, e *rpcError) (any, *rpcError) {
+	if e == nil {
+		e = flushed(s)
+	}
+	if e != nil {
+		return nil, e
+	}
+	return struct{}{}, nil
+}
+
+// flushed waits until what a request emitted is journaled and sent, so that
+// its answer never gets ahead of the journal.
+func flushed(s *session) *rpcError {
+	if err := s.flush(); err != nil {
+		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+	}
+	return nil
+}
+
 func limitParam(l *int) (int, *rpcError) {
 	if l == nil {
 		return DefaultPageLimit, nil
@@ -246,15 +291,12 @@ func limitParam(l *int) (int, *rpcError) {
 
 func (c *conn) subscribe(req *incoming) *rpcError {
 	var p struct {
-		SessionID *string `json:"sessionId"`
-		Cursor    *string `json:"cursor"`
-		Epoch     *string `json:"epoch"`
-		Limit     *int    `json:"limit"`
+		sessionParams
+		Cursor *string `json:"cursor"`
+		Epoch  *string `json:"epoch"`
+		Limit  *int    `json:"limit"`
 	}
-	if e := decodeParams(req.params, &p); e != nil {
-		return e
-	}
-	s, e := c.sessionParam(p.SessionID)
+	s, e := c.decodeSession(req.params, &p, &p.sessionParams)
 	if e != nil {
 		return e
 	}
@@ -266,13 +308,8 @@ func (c *conn) subscribe(req *incoming) *rpcError {
 }
 
 func (c *conn) unsubscribe(params json.RawMessage) (any, *rpcError) {
-	var p struct {
-		SessionID *string `json:"sessionId"`
-	}
-	if e := decodeParams(params, &p); e != nil {
-		return nil, e
-	}
-	s, e := c.sessionParam(p.SessionID)
+	var p sessionParams
+	s, e := c.decodeSession(params, &p, &p)
 	if e != nil {
 		return nil, e
 	}
@@ -283,16 +320,13 @@ func (c *conn) unsubscribe(params json.RawMessage) (any, *rpcError) {
 
 func (c *conn) page(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		SessionID *string `json:"sessionId"`
+		sessionParams
 		Epoch     *string `json:"epoch"`
 		Direction *string `json:"direction"`
 		Cursor    *string `json:"cursor"`
 		Limit     *int    `json:"limit"`
 	}
-	if e := decodeParams(params, &p); e != nil {
-		return nil, e
-	}
-	s, e := c.sessionParam(p.SessionID)
+	s, e := c.decodeSession(params, &p, &p.sessionParams)
 	if e != nil {
 		return nil, e
 	}
@@ -322,14 +356,11 @@ func (c *conn) page(params json.RawMessage) (any, *rpcError) {
 
 func (c *conn) submit(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		SessionID *string `json:"sessionId"`
+		sessionParams
 		CommandID *string `json:"commandId"`
 		Text      *string `json:"text"`
 	}
-	if e := decodeParams(params, &p); e != nil {
-		return nil, e
-	}
-	s, e := c.sessionParam(p.SessionID)
+	s, e := c.decodeSession(params, &p, &p.sessionParams)
 	if e != nil {
 		return nil, e
 	}
@@ -346,105 +377,70 @@ func (c *conn) submit(params json.RawMessage) (any, *rpcError) {
 	return res, flushed(s)
 }
 
-// flushed waits until what a request emitted is journaled and sent, so that
-// its answer never gets ahead of the journal.
-func flushed(s *session) *rpcError {
-	if err := s.flush(); err != nil {
-		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
-	}
-	return nil
-}
-
 func (c *conn) replay(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		SessionID *string `json:"sessionId"`
+		sessionParams
 		CommandID *string `json:"commandId"`
 	}
-	if e := decodeParams(params, &p); e != nil {
-		return nil, e
-	}
-	s, e := c.sessionParam(p.SessionID)
+	s, e := c.decodeSession(params, &p, &p.sessionParams)
 	if e != nil {
 		return nil, e
 	}
-	if p.CommandID == nil || *p.CommandID == "" {
-		return nil, errInvalidParams("invalid params: commandId is required")
+	cid, e := required(p.CommandID, "commandId")
+	if e != nil {
+		return nil, e
 	}
-	return s.replay(*p.CommandID), nil
+	return s.replay(cid), nil
 }
 
 func (c *conn) unqueue(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		SessionID *string `json:"sessionId"`
+		sessionParams
 		CommandID *string `json:"commandId"`
 	}
-	if e := decodeParams(params, &p); e != nil {
-		return nil, e
-	}
-	s, e := c.sessionParam(p.SessionID)
+	s, e := c.decodeSession(params, &p, &p.sessionParams)
 	if e != nil {
 		return nil, e
 	}
-	if p.CommandID == nil || *p.CommandID == "" {
-		return nil, errInvalidParams("invalid params: commandId is required")
-	}
-	if e := s.unqueue(*p.CommandID, "unqueued"); e != nil {
+	cid, e := required(p.CommandID, "commandId")
+	if e != nil {
 		return nil, e
 	}
-	if e := flushed(s); e != nil {
-		return nil, e
-	}
-	return struct{}{}, nil
+	return acked(s, s.unqueue(cid, "unqueued"))
 }
 
 func (c *conn) interrupt(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		SessionID *string `json:"sessionId"`
-		TurnID    *string `json:"turnId"`
+		sessionParams
+		TurnID *string `json:"turnId"`
 	}
-	if e := decodeParams(params, &p); e != nil {
-		return nil, e
-	}
-	s, e := c.sessionParam(p.SessionID)
+	s, e := c.decodeSession(params, &p, &p.sessionParams)
 	if e != nil {
 		return nil, e
 	}
-	if p.TurnID == nil || *p.TurnID == "" {
-		return nil, errInvalidParams("invalid params: turnId is required")
-	}
-	if e := s.interrupt(*p.TurnID); e != nil {
+	tid, e := required(p.TurnID, "turnId")
+	if e != nil {
 		return nil, e
 	}
-	if e := flushed(s); e != nil {
-		return nil, e
-	}
-	return struct{}{}, nil
+	return acked(s, s.interrupt(tid))
 }
 
 func (c *conn) respond(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		SessionID  *string `json:"sessionId"`
+		sessionParams
 		ApprovalID *string `json:"approvalId"`
 		Decision   *string `json:"decision"`
 	}
-	if e := decodeParams(params, &p); e != nil {
-		return nil, e
-	}
-	s, e := c.sessionParam(p.SessionID)
+	s, e := c.decodeSession(params, &p, &p.sessionParams)
 	if e != nil {
 		return nil, e
 	}
-	if p.ApprovalID == nil || *p.ApprovalID == "" {
-		return nil, errInvalidParams("invalid params: approvalId is required")
+	aid, e := required(p.ApprovalID, "approvalId")
+	if e != nil {
+		return nil, e
 	}
 	if p.Decision == nil || (*p.Decision != "approve" && *p.Decision != "deny") {
 		return nil, errInvalidParams(`invalid params: decision must be "approve" or "deny"`)
 	}
-	if e := s.respond(*p.ApprovalID, *p.Decision); e != nil {
-		return nil, e
-	}
-	if e := flushed(s); e != nil {
-		return nil, e
-	}
-	return struct{}{}, nil
+	return acked(s, s.respond(aid, *p.Decision))
 }
