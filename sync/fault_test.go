@@ -16,22 +16,7 @@ import (
 // waits is the product's.
 func fastClient(t testing.TB, o Options) *runningClient {
 	t.Helper()
-	if o.CacheDir == "" {
-		o.CacheDir = "-"
-	}
-	c, err := New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.loop.timeScale = 0.02
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &runningClient{Client: c, cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		_ = c.Run(ctx)
-	}()
-	t.Cleanup(r.Stop)
-	return r
+	return runScaledClient(t, o, 0.02)
 }
 
 // settle heals the proxy, waits until the client is idle and checks the

@@ -36,7 +36,11 @@ func (r *runningClient) Stop() {
 	<-r.done
 }
 
-func runClient(t testing.TB, o Options) *runningClient {
+func runClient(t testing.TB, o Options) *runningClient { return runScaledClient(t, o, 1) }
+
+// runScaledClient is runClient with the client's backoff waits multiplied
+// by timeScale (the schedule of waits stays the product's).
+func runScaledClient(t testing.TB, o Options, timeScale float64) *runningClient {
 	t.Helper()
 	if o.CacheDir == "" {
 		o.CacheDir = "-"
@@ -45,6 +49,7 @@ func runClient(t testing.TB, o Options) *runningClient {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
+	c.loop.timeScale = timeScale
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &runningClient{Client: c, cancel: cancel, done: make(chan struct{})}
 	go func() {
