@@ -64,6 +64,7 @@ func (u *uiFlags) logger() (*slog.Logger, io.Closer, error) {
 // attaches to the demo session through the real WebSocket.
 func newAttachRootCmd() *cobra.Command {
 	var ui uiFlags
+	var agent agentFlags
 	var dataDir string
 	var pace time.Duration
 	cmd := &cobra.Command{
@@ -77,16 +78,22 @@ opens the demo session. Type a prompt and press enter; words like "tool",
 "warning" or "long" in a prompt make the demo agent show more (see
 "lookout serve --help"). Press ? for every key.
 
+With --agent codex, the embedded host runs the Codex CLI in the current
+directory (or --cwd) instead: lookout opens a new Codex session, or offers
+the Codex sessions this host already holds (n in the picker starts a new
+one). Codex uses your own configuration and login.
+
 "lookout attach URL" attaches to another host; "lookout serve" runs one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := ui.check(); err != nil {
 				return err
 			}
-			return runEmbedded(cmdContext(cmd), ui, dataDir, pace)
+			return runEmbedded(cmdContext(cmd), ui, dataDir, pace, agent)
 		},
 	}
 	ui.register(cmd)
+	agent.register(cmd)
 	cmd.Flags().StringVar(&dataDir, "data", "", "data directory of the embedded host (default "+host.DefaultDataDir()+")")
 	cmd.Flags().DurationVar(&pace, "pace", 40*time.Millisecond, "delay between the demo agent's stream steps")
 	return cmd
@@ -122,11 +129,11 @@ the token file of a host on this machine (<data>/token, see --data).`,
 			if len(args) == 1 {
 				target = args[0]
 			} else {
-				u, err := host.RunningURL(effectiveDataDir(dataDir))
+				dir, u, err := runningLocalHost(dataDir)
 				if err != nil {
-					return &exitError{code: 2, err: fmt.Errorf("no URL given and no host is running on %s: start one with \"lookout serve\" or \"lookout\", or name a URL", effectiveDataDir(dataDir))}
+					return &exitError{code: 2, err: err}
 				}
-				target = u
+				target, dataDir = u, dir
 			}
 			opts := sync.Options{URL: target, Token: token, TokenFile: tokenFile, SessionID: session}
 			if token == "" && tokenFile == "" && os.Getenv("LOOKOUT_TOKEN") == "" {
@@ -138,7 +145,7 @@ the token file of a host on this machine (<data>/token, see --data).`,
 					opts.TokenFile = host.TokenPath(dir)
 				}
 			}
-			return runAttach(cmdContext(cmd), ui, opts)
+			return runAttach(cmdContext(cmd), ui, opts, attachChoice{})
 		},
 	}
 	ui.register(cmd)
@@ -157,18 +164,38 @@ func cmdContext(cmd *cobra.Command) context.Context {
 	return context.Background()
 }
 
-// effectiveDataDir is the data directory a host started with dataDir uses.
-func effectiveDataDir(dataDir string) string {
-	if dataDir != "" {
-		return dataDir
+// runningLocalHost finds the host running on this machine: on dataDir
+// when it is named, else on the first of the agents' default data
+// directories that has one (the demo host's first).
+func runningLocalHost(dataDir string) (dir, url string, err error) {
+	dirs := []string{dataDir}
+	if dataDir == "" {
+		dirs = host.LocalDataDirs()
 	}
-	return host.DefaultDataDir()
+	for _, d := range dirs {
+		if u, err := host.RunningURL(d); err == nil {
+			return d, u, nil
+		}
+	}
+	where := dataDir
+	if where == "" {
+		where = host.DefaultDataDir()
+	}
+	return "", "", fmt.Errorf("no URL given and no host is running on %s: start one with \"lookout serve\" or \"lookout\", or name a URL", where)
 }
 
 // runEmbedded starts the durable host in-process and attaches to it. When
 // another process already runs a host on the same data directory, it
-// attaches to that host instead.
-func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Duration) error {
+// attaches to that host instead. The demo agent opens the demo session; a
+// real agent opens a new session, or the picker when it has some already.
+func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Duration, agent agentFlags) error {
+	ho, err := agent.build(ctx)
+	if err != nil {
+		return err
+	}
+	if dataDir == "" {
+		dataDir = agent.dataDir()
+	}
 	log, closer, err := ui.logger()
 	if err != nil {
 		return err
@@ -176,14 +203,14 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 	defer closer.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	h, err := host.Start(ctx, host.Options{Addr: "127.0.0.1:0", DataDir: dataDir, Pace: pace, DemoSession: true, Logger: log})
+	ho.Addr, ho.DataDir, ho.Pace, ho.Logger = "127.0.0.1:0", dataDir, pace, log
+	ho.DemoSession = agent.isDemo()
+	h, err := host.Start(ctx, ho)
 	if errors.Is(err, host.ErrDataDirInUse) {
 		// Another lookout (or lookout serve) already runs a host on this
 		// data directory: attach to it instead of failing.
-		if dir := effectiveDataDir(dataDir); dir != "" {
-			if u, uerr := host.RunningURL(dir); uerr == nil {
-				return runAttach(ctx, ui, sync.Options{URL: u, TokenFile: host.TokenPath(dir)})
-			}
+		if u, uerr := host.RunningURL(dataDir); uerr == nil {
+			return runAttach(ctx, ui, sync.Options{URL: u, TokenFile: host.TokenPath(dataDir)}, attachChoice{offerNew: !agent.isDemo()})
 		}
 	}
 	if err != nil {
@@ -196,11 +223,23 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 		// random port would only litter the cache directory.
 		CacheDir: "-",
 	}
-	return runUI(ctx, ui, opts, "embedded host "+h.Addr(), log)
+	if agent.isDemo() {
+		return runUI(ctx, ui, opts, "embedded host "+h.Addr(), log)
+	}
+	return runAttach(ctx, ui, opts, attachChoice{offerNew: true, hostName: agent.name + " on " + h.Addr()})
+}
+
+// attachChoice says how runAttach picks a session when none is named.
+type attachChoice struct {
+	// offerNew lets the user start a new session from the picker, and
+	// starts one at once on a host that has none.
+	offerNew bool
+	// hostName names the host in the UI; "" uses the URL's host:port.
+	hostName string
 }
 
 // runAttach attaches to a host, offering a picker when no session is named.
-func runAttach(ctx context.Context, ui uiFlags, opts sync.Options) error {
+func runAttach(ctx context.Context, ui uiFlags, opts sync.Options, choice attachChoice) error {
 	log, closer, err := ui.logger()
 	if err != nil {
 		return err
@@ -210,9 +249,12 @@ func runAttach(ctx context.Context, ui uiFlags, opts sync.Options) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	hostName := norm
-	if u, err := url.Parse(norm); err == nil {
-		hostName = u.Host
+	hostName := choice.hostName
+	if hostName == "" {
+		hostName = norm
+		if u, err := url.Parse(norm); err == nil {
+			hostName = u.Host
+		}
 	}
 	if opts.SessionID == "" {
 		lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
@@ -222,22 +264,48 @@ func runAttach(ctx context.Context, ui uiFlags, opts sync.Options) error {
 			// Same exit codes as `lookout sessions`: 3 refused, 5 unreachable.
 			return classifyListErr(fmt.Errorf("list the host's sessions: %w", err))
 		}
-		if len(sessions) == 0 {
+		switch {
+		case len(sessions) == 0 && choice.offerNew:
+			if opts.SessionID, err = createSession(ctx, opts); err != nil {
+				return err
+			}
+		case len(sessions) == 0:
 			return errors.New("the host has no sessions")
+		default:
+			p, err := tui.NewPicker(sessions, hostName, ui.theme)
+			if err != nil {
+				return err
+			}
+			if choice.offerNew {
+				p.OfferNew()
+			}
+			if _, err := tea.NewProgram(p, tea.WithContext(ctx)).Run(); err != nil {
+				return err
+			}
+			switch {
+			case p.NewChosen():
+				if opts.SessionID, err = createSession(ctx, opts); err != nil {
+					return err
+				}
+			case p.Chosen() == "":
+				return nil
+			default:
+				opts.SessionID = p.Chosen()
+			}
 		}
-		p, err := tui.NewPicker(sessions, hostName, ui.theme)
-		if err != nil {
-			return err
-		}
-		if _, err := tea.NewProgram(p, tea.WithContext(ctx)).Run(); err != nil {
-			return err
-		}
-		if p.Chosen() == "" {
-			return nil
-		}
-		opts.SessionID = p.Chosen()
 	}
 	return runUI(ctx, ui, opts, hostName, log)
+}
+
+// createSession creates a session on the host opts names.
+func createSession(ctx context.Context, opts sync.Options) (string, error) {
+	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	id, err := sync.CreateSession(cctx, opts, "")
+	if err != nil {
+		return "", classifyListErr(fmt.Errorf("create a session: %w", err))
+	}
+	return id, nil
 }
 
 // runUI connects sync and runs the terminal UI until the user quits.

@@ -182,6 +182,7 @@ turn before printing.
 func newSendCmd() *cobra.Command {
 	var f clientFlags
 	var onApproval string
+	var newSession bool
 	seenApproval := map[string]bool{}
 	cmd := &cobra.Command{
 		Use:   "send [URL] TEXT",
@@ -193,6 +194,9 @@ wait until its turn settles, and print the agent's messages of that turn.
 Exits 0 when the turn completes; 6 when the prompt is rejected, unqueued, or
 its turn fails or is stopped; 5 when the host stays unreachable or the client
 gives up sending.
+
+With --new, send first creates a session on the host (run by the host's
+agent) and prints its id alone on the first line of stderr.
 
 While the session waits for a tool approval, send says so on stderr and
 keeps waiting (--on-approval ask, the default), or answers it itself
@@ -208,6 +212,9 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 			default:
 				return usageErr(fmt.Errorf("--on-approval is ask, approve or deny, not %q", onApproval))
 			}
+			if newSession && f.session != "" {
+				return usageErr(errors.New("send takes --new or --session, not both"))
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -216,6 +223,14 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 				return usageErr(errors.New("send: TEXT is empty"))
 			}
 			o := f.options(args[:len(args)-1])
+			if newSession {
+				id, err := createSession(cmd.Context(), o)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.ErrOrStderr(), id)
+				o.SessionID = id
+			}
 			var cid string
 			var result string
 			err := follow(cmd.Context(), o, nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
@@ -300,6 +315,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 	}
 	f.add(cmd, true)
 	cmd.Flags().StringVar(&onApproval, "on-approval", "ask", "what to do when a tool waits for approval: ask (wait for someone to answer), approve, or deny")
+	cmd.Flags().BoolVar(&newSession, "new", false, "create a new session on the host first and send to it (its id goes to stderr)")
 	return cmd
 }
 

@@ -18,10 +18,11 @@ import (
 // newServeCmd is `lookout serve`: the standalone reference host.
 func newServeCmd() *cobra.Command {
 	var opts host.Options
+	var agent agentFlags
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run a session host with the demo agent",
+		Short: "Run a session host with the demo agent or a real one (--agent codex)",
 		Long:  serveLong(),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -36,6 +37,17 @@ func newServeCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			ao, err := agent.build(ctx)
+			if err != nil {
+				return err
+			}
+			opts.Agent, opts.AgentImpl = ao.Agent, ao.AgentImpl
+			if !agent.isDemo() {
+				opts.DemoSession = false
+				if opts.DataDir == "" {
+					opts.DataDir = agent.dataDir()
+				}
+			}
 			if opts.Ephemeral && opts.DataDir == "" && !opts.NoAuth {
 				// The token still lives in the data directory, so that a
 				// client on this machine finds it where it always does.
@@ -72,12 +84,12 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&opts.DataDir, "data", "", "data directory for the journal and token; an ephemeral host keeps only its token there (default "+host.DefaultDataDir()+")")
 	f.BoolVar(&opts.Ephemeral, "ephemeral", false, "keep sessions in memory only (nothing survives the process)")
 	f.BoolVar(&opts.NoAuth, "no-auth", false, "serve without a bearer token (refused unless --addr is loopback)")
-	f.StringVar(&opts.Agent, "agent", "demo", "agent that runs turns (available: demo)")
 	f.DurationVar(&opts.Pace, "pace", 40*time.Millisecond, "delay between the demo agent's stream steps (0 = instant)")
 	f.DurationVar(&opts.Latency, "latency", 0, "delay every answer by this much, to simulate a slow network (0 = off)")
 	f.BoolVar(&opts.DemoSession, "demo-session", true, "create a demo session with a short history on first start")
 	f.BoolVar(&opts.SyncFull, "sync-full", false, "fsync every journal commit (survives power loss, slower)")
 	f.BoolVar(&verbose, "verbose", false, "log debug detail")
+	agent.register(cmd)
 	return cmd
 }
 
@@ -92,12 +104,17 @@ whatever was left open. A bearer token is created on first start in
 <data>/token (mode 0600); clients send it as "Authorization: Bearer T" or
 "?token=T".
 
+Agents (--agent): demo (the default, scripted) and codex (the Codex CLI's
+app-server; see below). Each real agent keeps its own data directory,
+<default data>/agents/NAME, unless --data says otherwise.
+
 Demo agent scenarios: every prompt gets a streamed reasoning summary and a
 markdown answer. Keywords in the prompt add scenarios:
 `)
 	for _, s := range host.DemoScenarios {
 		fmt.Fprintf(&b, "  %-15s %s\n", s[0], s[1])
 	}
-	b.WriteString("\nSee docs/host.md for durability, limits and security.")
+	b.WriteString(agentsHelp)
+	b.WriteString("\nSee docs/host.md for durability, limits and security, and docs/agents.md\nfor the agents.")
 	return b.String()
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -25,6 +26,13 @@ type Agent interface {
 	// turn's outcome), pending approvals are resolved "cancelled", and the
 	// host emits turn/completed.
 	Run(ctx context.Context, t *Turn) error
+}
+
+// AgentCloser is implemented by agents that hold resources beyond a turn,
+// such as a child process per session. Host.Close calls Close once, after
+// every turn has ended; Close must leave no process behind.
+type AgentCloser interface {
+	Close() error
 }
 
 // TurnFailure is the error an Agent returns to fail a turn with a given
@@ -55,6 +63,13 @@ type Turn struct {
 
 // ID is the turn's id.
 func (t *Turn) ID() string { return t.run.id }
+
+// SessionID is the id of the session the turn runs in. Agents that keep a
+// conversation of their own per session key it by this id.
+func (t *Turn) SessionID() string { return t.s.id }
+
+// CommandID is the commandId the user submitted the turn with.
+func (t *Turn) CommandID() string { return t.run.cmd.id }
 
 // Prompt is the text the user submitted.
 func (t *Turn) Prompt() string { return t.run.cmd.text }
@@ -216,34 +231,82 @@ func (t *Turn) fullEvent(method, itemID, status string, fields map[string]any) e
 	return err
 }
 
-// RequestApproval emits approval/requested for an item and waits for the
-// user's decision ("approve" or "deny"), or returns ctx's error. A history
-// turn is approved at once.
+// Approval decisions. DecisionApprove and DecisionDeny are always offered;
+// DecisionApproveForSession is offered by agents that can remember an
+// approval for the rest of the session. DecisionCancelled is the host's
+// (or the agent's) own resolution of an approval nobody answered.
+const (
+	DecisionApprove           = "approve"
+	DecisionDeny              = "deny"
+	DecisionApproveForSession = "approveForSession"
+	DecisionCancelled         = "cancelled"
+)
+
+// ApprovalRequest is what an agent asks the user to decide.
+type ApprovalRequest struct {
+	// ItemID is the open item the approval is about.
+	ItemID string
+	// Summary says, in one line, what would happen ("Run: go test ./...").
+	Summary string
+	// Options are the decisions offered, in order; nil means approve and
+	// deny. Every option must be one of the Decision constants above
+	// except DecisionCancelled.
+	Options []string
+}
+
+// RequestApproval asks for approve or deny; see Ask.
 func (t *Turn) RequestApproval(ctx context.Context, itemID, summary string) (string, error) {
+	return t.Ask(ctx, ApprovalRequest{ItemID: itemID, Summary: summary})
+}
+
+// Ask emits approval/requested and waits for the user's decision (one of
+// the request's options), or returns ctx's error. When ctx ends before an
+// answer while the turn goes on, the agent has withdrawn the question: the
+// approval is resolved "cancelled" at once, so no client keeps offering
+// it. A history turn is approved at once.
+func (t *Turn) Ask(ctx context.Context, req ApprovalRequest) (string, error) {
+	opts := req.Options
+	if len(opts) == 0 {
+		opts = []string{DecisionApprove, DecisionDeny}
+	}
+	for _, o := range opts {
+		if !isOfferableDecision(o) {
+			return "", fmt.Errorf("approval option %q is not a decision the protocol knows", o)
+		}
+	}
 	if err := t.lock(); err != nil {
 		return "", err
 	}
 	s := t.s
 	id := newID()
 	_, err := s.emitLocked(model.MethodApprovalRequested, map[string]any{
-		"approvalId": id, "turnId": t.run.id, "itemId": itemID, "summary": summary,
-		"options": []string{"approve", "deny"}})
+		"approvalId": id, "turnId": t.run.id, "itemId": req.ItemID, "summary": req.Summary,
+		"options": opts})
 	if err != nil {
 		s.mu.Unlock()
 		return "", err
 	}
-	a := &approvalWait{id: id, turnID: t.run.id, ch: make(chan string, 1)}
+	a := &approvalWait{id: id, turnID: t.run.id, options: opts, ch: make(chan string, 1)}
 	s.approvals[id] = a
 	if t.run.history {
-		s.resolveApprovalLocked(id, "approve")
+		s.resolveApprovalLocked(id, DecisionApprove)
 	}
 	s.mu.Unlock()
 	select {
 	case d := <-a.ch:
 		return d, nil
 	case <-ctx.Done():
+		s.mu.Lock()
+		if _, pending := s.approvals[id]; pending && !t.run.finished {
+			s.resolveApprovalLocked(id, DecisionCancelled)
+		}
+		s.mu.Unlock()
 		return "", ctx.Err()
 	}
+}
+
+func isOfferableDecision(d string) bool {
+	return d == DecisionApprove || d == DecisionDeny || d == DecisionApproveForSession
 }
 
 // Warning emits a transient model-request warning (never history). The
@@ -266,12 +329,5 @@ func (t *Turn) SetState(values map[string]any) error {
 		return err
 	}
 	defer t.s.mu.Unlock()
-	clean := make(map[string]any, len(values))
-	for k, v := range values {
-		if k != "sessionId" && k != "viewCursor" && k != "prevCursor" {
-			clean[k] = v
-		}
-	}
-	_, err := t.s.emitLocked(model.MethodSessionState, clean)
-	return err
+	return t.s.setStateLocked(values)
 }

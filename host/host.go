@@ -182,6 +182,9 @@ func (h *Host) shutdownStore() {
 	h.closing = true
 	h.mu.Unlock()
 	h.stopTurns()
+	if c, ok := h.agent.(AgentCloser); ok {
+		c.Close()
+	}
 	h.flushAll()
 	h.flushes.Wait()
 	h.j.close()
@@ -323,9 +326,16 @@ func (h *Host) createSession(title string) (*session, error) {
 		return nil, err
 	}
 	s := newSession(h, rec)
+	values := map[string]any{}
 	if title != "" {
+		values["title"] = title
+	}
+	if name := agentName(h); name != "demo" && name != "custom" {
+		values["agent"] = name // which agent's conversation this session holds
+	}
+	if len(values) > 0 {
 		s.mu.Lock()
-		_, err := s.emitLocked(model.MethodSessionState, map[string]any{"title": title})
+		_, err := s.emitLocked(model.MethodSessionState, values)
 		s.mu.Unlock()
 		if err == nil {
 			err = s.flush()
@@ -370,6 +380,11 @@ func (h *Host) Close() error {
 			h.srv.Close() // the listener; hijacked WebSockets stay open
 		}
 		h.stopTurns()
+		if c, ok := h.agent.(AgentCloser); ok {
+			if err := c.Close(); err != nil {
+				h.log.Warn("closing the agent", "err", err)
+			}
+		}
 		h.flushAll()
 		h.mu.Lock()
 		conns := make([]*conn, 0, len(h.conns))

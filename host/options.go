@@ -2,6 +2,7 @@ package host
 
 import (
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -59,8 +60,9 @@ type Options struct {
 	NoAuth bool
 	// Agent names the agent that runs turns: "demo" (also when empty).
 	Agent string
-	// AgentImpl, when non-nil, runs turns instead of the agent named by
-	// Agent. It must be safe for concurrent use by several sessions.
+	// AgentImpl, when non-nil, runs turns instead of the demo agent; Agent
+	// is then its name, reported in initialize's features (a bridge such
+	// as "codex"). It must be safe for concurrent use by several sessions.
 	AgentImpl Agent
 	// Pace is the delay between the demo agent's stream steps; 0 streams
 	// as fast as the host can emit.
@@ -92,6 +94,30 @@ type Options struct {
 // DefaultDataDir is the data directory of a host started without one:
 // "$XDG_STATE_HOME/lookout" (on Linux usually ~/.local/state/lookout).
 func DefaultDataDir() string { return filepath.Join(xdg.StateHome, "lookout") }
+
+// AgentDataDir is the default data directory of a host running the named
+// agent: DefaultDataDir for the demo agent, and a directory of its own
+// below it for each real agent, so that one agent's sessions never open
+// in another's host.
+func AgentDataDir(agent string) string {
+	if agent == "" || agent == "demo" {
+		return DefaultDataDir()
+	}
+	return filepath.Join(DefaultDataDir(), "agents", agent)
+}
+
+// LocalDataDirs lists the default data directories of every agent's host
+// on this machine that exist: DefaultDataDir first.
+func LocalDataDirs() []string {
+	dirs := []string{DefaultDataDir()}
+	entries, _ := os.ReadDir(filepath.Join(DefaultDataDir(), "agents"))
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join(DefaultDataDir(), "agents", e.Name()))
+		}
+	}
+	return dirs
+}
 
 // TokenPath is the file, inside dataDir, where a host keeps its bearer
 // token (mode 0600). Clients on the same machine read the token from it.

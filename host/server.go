@@ -186,10 +186,13 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 }
 
 func agentName(h *Host) string {
-	if h.opts.AgentImpl != nil {
-		return "custom"
+	switch {
+	case h.opts.AgentImpl == nil:
+		return "demo"
+	case h.opts.Agent != "":
+		return h.opts.Agent
 	}
-	return "demo"
+	return "custom"
 }
 
 func (c *conn) listSessions() (any, *rpcError) {
@@ -439,8 +442,8 @@ func (c *conn) respond(params json.RawMessage) (any, *rpcError) {
 	if e != nil {
 		return nil, e
 	}
-	if p.Decision == nil || (*p.Decision != "approve" && *p.Decision != "deny") {
-		return nil, errInvalidParams(`invalid params: decision must be "approve" or "deny"`)
+	if p.Decision == nil || !isOfferableDecision(*p.Decision) {
+		return nil, errInvalidParams(`invalid params: decision must be "approve", "deny" or "approveForSession"`)
 	}
 	return acked(s, s.respond(aid, *p.Decision))
 }

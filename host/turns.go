@@ -44,9 +44,10 @@ type turnRun struct {
 }
 
 type approvalWait struct {
-	id     string
-	turnID string
-	ch     chan string
+	id      string
+	turnID  string
+	options []string // the decisions offered
+	ch      chan string
 }
 
 // errHostClosing refuses new sessions while the host shuts down.
@@ -312,11 +313,15 @@ func (s *session) interrupt(turnID string) *rpcError {
 func (s *session) respond(approvalID, decision string) *rpcError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.approvals[approvalID]; !ok {
+	a, ok := s.approvals[approvalID]
+	if !ok {
 		if _, done := s.resolved[approvalID]; done {
 			return nil
 		}
 		return errInvalidParams("unknown approvalId " + approvalID)
+	}
+	if !slices.Contains(a.options, decision) {
+		return errInvalidParams(fmt.Sprintf("invalid params: decision %q is not one this approval offers %q", decision, a.options))
 	}
 	if err := s.resolveApprovalLocked(approvalID, decision); err != nil {
 		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}

@@ -53,6 +53,7 @@ type KeyMap struct {
 	ClearSelect  key.Binding // esc (no running turn): clears the selection and focuses the composer
 	HelpClose    key.Binding // esc, q, ?: closes the help screen
 	PickerSelect key.Binding // enter: opens the highlighted session in the session picker
+	PickerNew    key.Binding // n: starts a new session from the session picker (agent hosts)
 }
 
 // Default returns Lookout's bindings.
@@ -101,6 +102,7 @@ func Default() KeyMap {
 		ClearSelect:  b(k("esc"), "esc", "back to composer"),
 		HelpClose:    b(k("esc", "q", "?", "f1"), "esc/q/?", "close help"),
 		PickerSelect: b(k("enter"), "enter", "open session"),
+		PickerNew:    b(k("n"), "n", "new session (picker of an agent host)"),
 	}
 }
 
@@ -114,7 +116,7 @@ func (m KeyMap) Groups() []Group {
 		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,
 			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.Copy, m.ApproveT, m.DenyT, m.UnqueueT, m.MouseTrackT,
 			m.RetryT, m.Compose, m.ClearSelect, m.QuitT}},
-		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.PickerSelect}},
+		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.PickerSelect, m.PickerNew}},
 	}
 }
 

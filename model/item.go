@@ -16,6 +16,8 @@ const (
 	KindToolCall          = "toolCall"
 	KindContextCompaction = "contextCompaction"
 	KindError             = "error"
+	// KindFileChange is a set of file edits with their unified diffs.
+	KindFileChange = "fileChange"
 )
 
 // Item statuses. StatusInProgress is the generic open status; a toolCall

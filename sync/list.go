@@ -47,14 +47,66 @@ func (e *RPCError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Method, 
 // ListSessions connects once, initializes and returns the host's sessions.
 // A refused handshake or an unreachable host is a *ConnectError.
 func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
-	opts = opts.withDefaults()
-	u, tok, err := opts.endpoint()
+	var r struct {
+		Sessions []SessionInfo `json:"sessions"`
+	}
+	err := oneShot(ctx, opts, func(call callFunc) error {
+		res, err := call("session/list", struct{}{})
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(res, &r); err != nil {
+			return fmt.Errorf("malformed session/list result: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	if r.Sessions == nil {
+		r.Sessions = []SessionInfo{}
+	}
+	return r.Sessions, nil
+}
+
+// CreateSession connects once, initializes and creates a session on the
+// host (session/create, titled when title is not empty). It returns the
+// new session's id.
+func CreateSession(ctx context.Context, opts Options, title string) (string, error) {
+	var r struct {
+		SessionID string `json:"sessionId"`
+	}
+	err := oneShot(ctx, opts, func(call callFunc) error {
+		params := map[string]any{}
+		if title != "" {
+			params["title"] = title
+		}
+		res, err := call("session/create", params)
+		if err != nil {
+			return err
+		}
+		if json.Unmarshal(res, &r) != nil || r.SessionID == "" {
+			return fmt.Errorf("malformed session/create result: %s", res)
+		}
+		return nil
+	})
+	return r.SessionID, err
+}
+
+// callFunc sends one request and waits for its result.
+type callFunc func(method string, params any) (json.RawMessage, error)
+
+// oneShot connects once, initializes without deltas, and runs do with a
+// call function on that connection.
+func oneShot(ctx context.Context, opts Options, do func(callFunc) error) error {
+	opts = opts.withDefaults()
+	u, tok, err := opts.endpoint()
+	if err != nil {
+		return err
+	}
 	ws, err := dialWS(ctx, u, tok, deadAfter)
 	if err != nil {
-		return nil, asConnectError(err)
+		return asConnectError(err)
 	}
 	defer ws.Close()
 	var id int64
@@ -83,22 +135,9 @@ func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
 		"clientInfo":   map[string]string{"name": opts.ClientName, "version": clientVersion},
 		"capabilities": map[string]bool{"deltas": false},
 	}); err != nil {
-		return nil, err
+		return err
 	}
-	res, err := call("session/list", struct{}{})
-	if err != nil {
-		return nil, err
-	}
-	var r struct {
-		Sessions []SessionInfo `json:"sessions"`
-	}
-	if err := json.Unmarshal(res, &r); err != nil {
-		return nil, fmt.Errorf("malformed session/list result: %w", err)
-	}
-	if r.Sessions == nil {
-		r.Sessions = []SessionInfo{}
-	}
-	return r.Sessions, nil
+	return do(call)
 }
 
 // ConnectError is a failure to connect: Refused is true for a persistent

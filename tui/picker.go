@@ -24,6 +24,8 @@ type Picker struct {
 	km       keymap.KeyMap
 	cur      int
 	chosen   string
+	offerNew bool // n starts a new session
+	newChose bool
 	width    int
 	height   int
 }
@@ -43,8 +45,16 @@ func NewPicker(sessions []sync.SessionInfo, host, theme string) (*Picker, error)
 	return &Picker{sessions: ss, host: host, theme: th, auto: theme == "auto", km: keymap.Default(), width: 80, height: 24}, nil
 }
 
-// Chosen is the chosen session id, "" when the user cancelled.
+// Chosen is the chosen session id, "" when the user cancelled or asked
+// for a new session.
 func (p *Picker) Chosen() string { return p.chosen }
+
+// OfferNew lets the user ask for a new session (keymap PickerNew) instead
+// of choosing one; read the answer with NewChosen.
+func (p *Picker) OfferNew() { p.offerNew = true }
+
+// NewChosen reports whether the user asked for a new session.
+func (p *Picker) NewChosen() bool { return p.newChose }
 
 // Init asks for the terminal background when the theme is auto.
 func (p *Picker) Init() tea.Cmd {
@@ -72,6 +82,9 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				p.chosen = p.sessions[p.cur].SessionID
 			}
 			return p, tea.Quit
+		case p.offerNew && key.Matches(msg, p.km.PickerNew):
+			p.newChose = true
+			return p, tea.Quit
 		case key.Matches(msg, p.km.SelectPrev):
 			p.cur = max(p.cur-1, 0)
 		case key.Matches(msg, p.km.SelectNext):
@@ -87,9 +100,13 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (p *Picker) View() tea.View {
 	t := p.theme
 	w := max(p.width, 10)
+	hint := "↑/↓ choose · enter open · esc cancel"
+	if p.offerNew {
+		hint = "↑/↓ choose · enter open · " + p.km.PickerNew.Help().Key + " new session · esc cancel"
+	}
 	lines := []string{
 		fit(" "+t.AgentLabel.Render("Sessions on "+p.host), w),
-		fit(" "+t.Muted.Render("↑/↓ choose · enter open · esc cancel"), w),
+		fit(" "+t.Muted.Render(hint), w),
 		"",
 	}
 	if len(p.sessions) == 0 {

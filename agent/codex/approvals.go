@@ -1,0 +1,134 @@
+package codex
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// approvalParams is the part of Codex's command and file-change approval
+// requests the bridge reads.
+type approvalParams struct {
+	ItemID             string            `json:"itemId"`
+	Reason             *string           `json:"reason"`
+	Command            *string           `json:"command"`
+	AvailableDecisions []json.RawMessage `json:"availableDecisions"`
+	ProposedAmendment  json.RawMessage   `json:"proposedExecpolicyAmendment"`
+}
+
+// askLocked puts one of Codex's approval requests to the user. The wait
+// runs on its own goroutine, so the turn keeps folding meanwhile; the
+// answer goes back to Codex as the request's reply.
+func (ts *turnState) askLocked(m *message) error {
+	var p approvalParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		ts.th.p.conn.reply(m.ID, map[string]any{"decision": "decline"})
+		return err
+	}
+	oi := ts.items[p.ItemID]
+	if oi == nil {
+		// A question about an item Codex never showed: show one to ask about.
+		it := codexItem{Type: "commandExecution", ID: p.ItemID}
+		if m.Method == "item/fileChange/requestApproval" {
+			it.Type = "fileChange"
+		} else if p.Command != nil {
+			it.Command = *p.Command
+		}
+		plan := planStart(it)
+		id, err := ts.t.StartItem(plan.Kind, plan.Status, plan.Fields)
+		if err != nil {
+			ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
+			return err
+		}
+		oi = &openItem{id: id, kind: plan.Kind, status: plan.Status, item: it}
+		ts.items[p.ItemID] = oi
+	}
+	if oi.kind == model.KindToolCall && oi.status == model.StatusReady {
+		if ts.t.UpdateItem(oi.id, model.StatusWaitingUser, nil) == nil {
+			oi.status = model.StatusWaitingUser
+		}
+	}
+	reason := ""
+	if p.Reason != nil {
+		reason = *p.Reason
+	}
+	offer := offeredDecisions(m.Method, p.AvailableDecisions, p.ProposedAmendment)
+	req := host.ApprovalRequest{ItemID: oi.id, Summary: approvalSummary(oi.item, reason), Options: offer.options()}
+	actx, cancel := context.WithCancel(ts.ctx)
+	key := string(m.ID)
+	ts.approvals[key] = cancel
+	go func() {
+		defer cancel()
+		d, err := ts.t.Ask(actx, req)
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		delete(ts.approvals, key)
+		if err != nil {
+			if ts.ctx.Err() != nil {
+				ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
+			}
+			return // withdrawn by Codex: it wants no answer
+		}
+		ts.th.p.conn.reply(m.ID, map[string]any{"decision": offer.codexDecision(d)})
+		if d != host.DecisionDeny && !ts.finished {
+			ts.toRunningLocked(oi)
+		}
+	}()
+	return nil
+}
+
+// offer is what Codex lets the user decide about one request.
+type offer struct {
+	forSession bool            // "acceptForSession" is offered
+	amendment  json.RawMessage // an exec-policy amendment Codex proposes
+}
+
+func offeredDecisions(method string, available []json.RawMessage, amendment json.RawMessage) offer {
+	o := offer{}
+	if method == "item/fileChange/requestApproval" {
+		o.forSession = true // file changes always take acceptForSession
+	}
+	for _, d := range available {
+		var s string
+		if json.Unmarshal(d, &s) == nil && s == "acceptForSession" {
+			o.forSession = true
+		}
+	}
+	if len(amendment) > 0 && string(amendment) != "null" {
+		o.amendment = amendment
+	}
+	return o
+}
+
+// options are the Lookout decisions the offer allows.
+func (o offer) options() []string {
+	opts := []string{host.DecisionApprove, host.DecisionDeny}
+	if o.forSession || o.amendment != nil {
+		opts = slices.Insert(opts, 1, host.DecisionApproveForSession)
+	}
+	return opts
+}
+
+// codexDecision is a Lookout decision in Codex's words. Approving for the
+// session takes acceptForSession when offered, else the exec-policy
+// amendment Codex proposed (allow commands like this one from now on).
+func (o offer) codexDecision(d string) any {
+	switch d {
+	case host.DecisionApprove:
+		return "accept"
+	case host.DecisionApproveForSession:
+		if o.forSession {
+			return "acceptForSession"
+		}
+		if o.amendment != nil {
+			return map[string]any{"acceptWithExecpolicyAmendment": map[string]any{"execpolicy_amendment": o.amendment}}
+		}
+		return "accept"
+	case host.DecisionDeny:
+		return "decline"
+	}
+	return "cancel"
+}

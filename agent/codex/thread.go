@@ -1,0 +1,286 @@
+package codex
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// thread is one Lookout session's Codex thread and the app-server running
+// it. Its dispatch goroutine is the only reader of the app-server's
+// messages; it hands turn events to the active turn.
+type thread struct {
+	a    *Agent
+	sess host.Session
+	p    *process
+	id   string // Codex thread id
+
+	mu     sync.Mutex
+	active *turnState
+	dead   bool
+}
+
+func newThread(a *Agent, sess host.Session, p *process) *thread {
+	th := &thread{a: a, sess: sess, p: p}
+	go th.dispatch()
+	return th
+}
+
+func (th *thread) alive() bool {
+	th.mu.Lock()
+	defer th.mu.Unlock()
+	return !th.dead
+}
+
+// threadInfo is the part of a thread/start or thread/resume answer the
+// bridge reads.
+type threadInfo struct {
+	Thread struct {
+		ID    string  `json:"id"`
+		Name  *string `json:"name"`
+		Cwd   string  `json:"cwd"`
+		Model string  `json:"model"`
+	} `json:"thread"`
+	Model string `json:"model"`
+}
+
+// open resumes the session's Codex thread when it has one, else starts a
+// new thread in cwd and records its id in the session.
+func (th *thread) open(ctx context.Context, t *host.Turn, cwd string) error {
+	if id := jsonString(th.sess.Value(stateThread)); id != "" {
+		res, err := th.p.conn.call(ctx, "thread/resume", map[string]any{"threadId": id})
+		if err == nil {
+			return th.adopt(res, cwd)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// The thread is gone (another CODEX_HOME, a deleted rollout): say
+		// so, and carry on in a new thread rather than refuse every turn.
+		t.Warning(model.Warning{RequestKind: "agent", Code: "threadNotResumed",
+			Message: fmt.Sprintf("Codex could not resume thread %s (%v); this turn starts a new Codex thread without the earlier context", id, err)})
+	}
+	res, err := th.p.conn.call(ctx, "thread/start", map[string]any{"cwd": cwd})
+	if err != nil {
+		return fmt.Errorf("codex thread/start: %w", err)
+	}
+	return th.adopt(res, cwd)
+}
+
+func (th *thread) adopt(res json.RawMessage, cwd string) error {
+	var info threadInfo
+	if err := json.Unmarshal(res, &info); err != nil || info.Thread.ID == "" {
+		return fmt.Errorf("codex answered a thread request without a thread id: %s", cut(string(res), 200))
+	}
+	th.id = info.Thread.ID
+	values := map[string]any{}
+	if jsonString(th.sess.Value(stateThread)) != th.id {
+		values[stateThread] = th.id
+	}
+	if info.Thread.Cwd != "" {
+		cwd = info.Thread.Cwd
+	}
+	if jsonString(th.sess.Value(stateCwd)) != cwd {
+		values[stateCwd] = cwd
+	}
+	m := info.Model
+	if m == "" {
+		m = info.Thread.Model
+	}
+	if m != "" && jsonString(th.sess.Value(stateModel)) != m {
+		values[stateModel] = m
+	}
+	if info.Thread.Name != nil && *info.Thread.Name != "" && jsonString(th.sess.Value(stateTitle)) != *info.Thread.Name {
+		values[stateTitle] = *info.Thread.Name
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	return th.sess.SetState(values)
+}
+
+// runTurn starts a Codex turn for t and waits for it to end. Cancelling
+// ctx interrupts the Codex turn; if Codex does not end it within the
+// grace period, the app-server is killed.
+func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
+	if len(th.sess.Value(stateTitle)) == 0 {
+		th.sess.SetState(map[string]any{stateTitle: titleFrom(t.Prompt())})
+	}
+	ts := newTurnState(th, t, ctx)
+	th.mu.Lock()
+	if th.dead {
+		th.mu.Unlock()
+		return th.exitFailure()
+	}
+	th.active = ts
+	th.mu.Unlock()
+	defer func() {
+		th.mu.Lock()
+		if th.active == ts {
+			th.active = nil
+		}
+		th.mu.Unlock()
+		ts.cancelApprovals()
+	}()
+
+	// turn/start is answered at once; it is not cut short by an early
+	// interrupt, so that the turn it starts is known and can be stopped.
+	sctx, scancel := context.WithTimeout(context.Background(), startupTimeout)
+	res, err := th.p.conn.call(sctx, "turn/start", map[string]any{
+		"threadId": th.id,
+		"input":    []any{map[string]any{"type": "text", "text": t.Prompt(), "text_elements": []any{}}},
+		// Codex echoes it as the userMessage's clientId: the turn's
+		// identity on both sides.
+		"clientUserMessageId": t.CommandID(),
+	})
+	scancel()
+	if err != nil {
+		select {
+		case err := <-ts.done: // the app-server died, or answered the turn
+			return err
+		default:
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &host.TurnFailure{Code: "agentError", Message: "Codex refused the turn: " + err.Error()}
+	}
+	var started struct {
+		Turn struct {
+			ID string `json:"id"`
+		} `json:"turn"`
+	}
+	json.Unmarshal(res, &started)
+	ts.setCodexTurn(started.Turn.ID)
+
+	select {
+	case err := <-ts.done:
+		return err
+	case <-ctx.Done():
+	}
+	ictx, cancel := context.WithTimeout(context.Background(), th.a.opts.InterruptGrace)
+	defer cancel()
+	if id := ts.codexTurn(); id != "" {
+		th.p.conn.call(ictx, "turn/interrupt", map[string]any{"threadId": th.id, "turnId": id})
+	}
+	select {
+	case <-ts.done:
+	case <-ictx.Done():
+		th.a.log.Warn("codex did not end an interrupted turn in time; killing its app-server", "session", th.sess.ID())
+		th.p.kill()
+	}
+	return ctx.Err()
+}
+
+// exitFailure is the turn failure of an app-server that went away.
+func (th *thread) exitFailure() error {
+	return &host.TurnFailure{Code: "agentExited", Message: "the Codex app-server stopped mid-turn: " + th.p.exitReason()}
+}
+
+// dispatch reads the app-server's messages until its output ends, handing
+// each to the active turn or handling it as thread-wide news.
+func (th *thread) dispatch() {
+	c := th.p.conn
+	for {
+		m := c.next()
+		if m == nil {
+			select {
+			case <-c.ready:
+				continue
+			case <-c.done:
+				if m = c.next(); m == nil {
+					th.ended()
+					return
+				}
+			}
+		}
+		th.handle(m)
+	}
+}
+
+// ended marks the thread dead and fails the active turn.
+func (th *thread) ended() {
+	th.mu.Lock()
+	th.dead = true
+	ts := th.active
+	th.mu.Unlock()
+	th.a.forget(th)
+	if ts != nil {
+		ts.finish(th.exitFailure())
+	}
+	// Reap the process (and any helpers left in its group).
+	go th.p.stop(time.Second)
+}
+
+func (th *thread) turn() *turnState {
+	th.mu.Lock()
+	defer th.mu.Unlock()
+	return th.active
+}
+
+// handle routes one message. Thread-wide news (usage, the thread's name)
+// becomes session state at any time; the rest belongs to the active turn.
+func (th *thread) handle(m *message) {
+	ts := th.turn()
+	if m.Bad != nil {
+		th.a.log.Warn("malformed codex output", "session", th.sess.ID(), "err", m.Bad, "line", m.Raw)
+		if ts != nil {
+			ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
+				Message: fmt.Sprintf("Codex sent output Lookout could not read (%v): %s", m.Bad, m.Raw)})
+		}
+		return
+	}
+	switch m.Method {
+	case "thread/tokenUsage/updated":
+		th.usage(m.Params)
+		return
+	case "thread/name/updated":
+		var p struct {
+			ThreadName *string `json:"threadName"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && p.ThreadName != nil && *p.ThreadName != "" {
+			th.sess.SetState(map[string]any{stateTitle: *p.ThreadName})
+		}
+		return
+	}
+	if ts == nil {
+		if len(m.ID) > 0 {
+			// A question with no turn to ask it in: refuse it.
+			th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
+		}
+		return
+	}
+	ts.handle(m)
+}
+
+// usage records token usage and the context window as session state.
+func (th *thread) usage(params json.RawMessage) {
+	var p struct {
+		TokenUsage struct {
+			Total              map[string]any `json:"total"`
+			Last               map[string]any `json:"last"`
+			ModelContextWindow *int64         `json:"modelContextWindow"`
+		} `json:"tokenUsage"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.TokenUsage.Total == nil {
+		return
+	}
+	u := map[string]any{}
+	for _, k := range []string{"inputTokens", "cachedInputTokens", "outputTokens", "reasoningOutputTokens", "totalTokens"} {
+		if v, ok := p.TokenUsage.Total[k]; ok {
+			u[k] = v
+		}
+	}
+	if v, ok := p.TokenUsage.Last["totalTokens"]; ok {
+		u["contextTokens"] = v // what the last request held: the context in use
+	}
+	if p.TokenUsage.ModelContextWindow != nil {
+		u["contextWindow"] = *p.TokenUsage.ModelContextWindow
+	}
+	th.sess.SetState(map[string]any{stateUsage: u})
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lookout-sh/lookout/agent/codex"
+	"github.com/lookout-sh/lookout/host"
+)
+
+// agentNames lists the agents a host can run, for --help.
+var agentNames = []string{"demo", "codex"}
+
+// agentFlags choose and configure the agent a host runs (`lookout` and
+// `lookout serve`).
+type agentFlags struct {
+	name      string
+	cwd       string
+	codexBin  string
+	codexHome string
+}
+
+func (a *agentFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&a.name, "agent", "demo", "agent that runs turns: "+strings.Join(agentNames, ", "))
+	f.StringVar(&a.cwd, "cwd", "", "directory the agent works in (default: the current directory)")
+	f.StringVar(&a.codexBin, "codex-bin", "", "codex executable (default: $"+codex.EnvBinary+", then codex on PATH)")
+	f.StringVar(&a.codexHome, "codex-home", "", "CODEX_HOME for Codex (default: your own Codex configuration and login)")
+}
+
+// isDemo reports whether the flags pick the scripted demo agent.
+func (a *agentFlags) isDemo() bool { return a.name == "" || a.name == "demo" }
+
+// dataDir is the default data directory of a host running this agent.
+func (a *agentFlags) dataDir() string { return host.AgentDataDir(a.name) }
+
+// build checks the agent's program and returns the host options naming
+// it. A missing or too old program is a usage-class error (exit 2) that
+// says how to install it, before any host or UI starts.
+func (a *agentFlags) build(ctx context.Context) (host.Options, error) {
+	switch a.name {
+	case "", "demo":
+		return host.Options{Agent: "demo"}, nil
+	case "codex":
+		bin, err := codex.FindBinary(a.codexBin)
+		if err != nil {
+			return host.Options{}, &exitError{code: 2, err: err}
+		}
+		if _, err := codex.CheckVersion(ctx, bin); err != nil {
+			return host.Options{}, &exitError{code: 2, err: err}
+		}
+		cwd, err := a.workDir()
+		if err != nil {
+			return host.Options{}, &exitError{code: 2, err: err}
+		}
+		home := a.codexHome
+		if home != "" {
+			if home, err = filepath.Abs(home); err != nil {
+				return host.Options{}, &exitError{code: 2, err: err}
+			}
+		}
+		return host.Options{Agent: "codex", AgentImpl: codex.New(codex.Options{Bin: bin, Home: home, Cwd: cwd})}, nil
+	}
+	return host.Options{}, &exitError{code: 2, err: fmt.Errorf("unknown agent %q (available: %s)", a.name, strings.Join(agentNames, ", "))}
+}
+
+// workDir is --cwd made absolute, or the current directory; it must be a
+// directory.
+func (a *agentFlags) workDir() (string, error) {
+	dir := a.cwd
+	if dir == "" {
+		return os.Getwd()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("--cwd %s is not a directory", dir)
+	}
+	return abs, nil
+}
+
+// agentsHelp is the part of `lookout serve --help` about real agents.
+const agentsHelp = `
+Codex (--agent codex): every session is one Codex thread, run by a
+"codex app-server" child in --cwd with your own Codex configuration and
+login (or --codex-home). The thread is kept with the session, so a host
+restart or a Codex crash resumes the same conversation. Shown: streamed
+answers, reasoning summaries, commands (output, exit code) as tool calls,
+file changes as diffs, approvals (approve, deny, approve for the session),
+token usage, errors and retry notices; interrupt stops the Codex turn.
+Not yet: images and other attachments, MCP tool calls and web searches
+(shown as generic items), Codex's plan updates, and questions Codex asks
+other than approvals (declined with a warning).
+Needs codex ` + codex.MinVersion + ` or newer: --codex-bin, $` + codex.EnvBinary + `, or codex on PATH.
+`
