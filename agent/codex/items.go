@@ -142,13 +142,41 @@ func commandFields(it codexItem) map[string]any {
 func changes(cs []codexChange) []any {
 	out := make([]any, 0, len(cs))
 	for _, c := range cs {
-		m := map[string]any{"path": c.Path, "kind": c.Kind.Type, "diff": c.Diff}
+		m := map[string]any{"path": c.Path, "kind": c.Kind.Type, "diff": unifiedDiff(c.Kind.Type, c.Diff)}
 		if c.Kind.MovePath != nil && *c.Kind.MovePath != "" {
 			m["movePath"] = *c.Kind.MovePath
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// unifiedDiff makes Codex's diff of one file a unified diff hunk. Codex
+// gives an update as a unified diff already, but an added or deleted file
+// as its bare content.
+func unifiedDiff(kind, diff string) string {
+	if diff == "" || (kind != "add" && kind != "delete") || strings.HasPrefix(diff, "@@") {
+		return diff
+	}
+	lines := strings.SplitAfter(diff, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	sign, header := "+", fmt.Sprintf("@@ -0,0 +1,%d @@\n", len(lines))
+	if kind == "delete" {
+		sign, header = "-", fmt.Sprintf("@@ -1,%d +0,0 @@\n", len(lines))
+	}
+	var b strings.Builder
+	b.Grow(len(diff) + len(lines) + len(header) + 1)
+	b.WriteString(header)
+	for _, l := range lines {
+		b.WriteString(sign)
+		b.WriteString(l)
+	}
+	if !strings.HasSuffix(diff, "\n") {
+		b.WriteString("\n\\ No newline at end of file\n")
+	}
+	return b.String()
 }
 
 // otherFields keeps every member of an item type the bridge does not map,

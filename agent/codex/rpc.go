@@ -98,23 +98,24 @@ var errLineTooLong = fmt.Errorf("a line of app-server output is longer than %d b
 // with errLineTooLong.
 func readLine(br *bufio.Reader) ([]byte, error) {
 	var buf []byte
+	tooLong := false
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(buf)+len(chunk) <= maxLineBytes {
 			buf = append(buf, chunk...)
+		} else {
+			tooLong = true
 		}
 		switch {
+		case err == nil && tooLong:
+			return buf[:min(len(buf), 200)], errLineTooLong
 		case err == nil:
-			if len(buf) >= maxLineBytes {
-				return buf[:200], errLineTooLong
-			}
 			return buf, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
+		case len(buf) > 0 && errors.Is(err, io.EOF):
+			return buf, nil
 		default:
-			if len(buf) > 0 && errors.Is(err, io.EOF) {
-				return buf, nil
-			}
 			return nil, err
 		}
 	}
