@@ -289,6 +289,29 @@ func TestFakeHTTP500AndNotFound(t *testing.T) {
 	}
 }
 
+func TestConfigTOML(t *testing.T) {
+	c := ConfigTOML("http://127.0.0.1:1/v1", HomeOptions{Sandbox: "read-only", StreamRetries: 2, ExtraConfig: "[x]\ny = 1"})
+	for _, want := range []string{`base_url = "http://127.0.0.1:1/v1"`, `sandbox_mode = "read-only"`,
+		`approval_policy = "on-request"`, "stream_max_retries = 2", "request_max_retries = 0",
+		"stream_idle_timeout_ms = 10000", "[x]\ny = 1"} {
+		if !strings.Contains(c, want) {
+			t.Errorf("config lacks %q:\n%s", want, c)
+		}
+	}
+	env := Home(t, "http://127.0.0.1:1/v1", HomeOptions{})
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "CODEX_HOME", "HOME", "FAKE_CODEX_API_KEY", "RUST_LOG", "NO_PROXY", "no_proxy", "PATH", "TMPDIR", "LANG":
+		default:
+			t.Errorf("unexpected variable %s", kv)
+		}
+	}
+	if EnvValue(env, "FAKE_CODEX_API_KEY") != "dummy" || EnvValue(env, "CODEX_HOME") == EnvValue(env, "HOME") {
+		t.Errorf("env %v", env)
+	}
+}
+
 func TestFakeCloseEndsAStreamInProgress(t *testing.T) {
 	f := NewFakeModel(t, FakeOptions{SlowInterval: time.Second})
 	body, _ := json.Marshal(map[string]any{"input": []any{user("slow")}})
