@@ -33,6 +33,7 @@ func TestChooseScenario(t *testing.T) {
 		{"belong", "plain", ""},
 		{"say: exactly this", "say", "exactly this"},
 		{"run: echo retry", "retry", ""}, // table order decides
+		{"İstanbul RUN: echo İ", "run", "echo İ"},
 	} {
 		r := Request{Input: []InputItem{
 			{Type: "message", Role: "user", Text: "<environment_context>run: nothing</environment_context>"},

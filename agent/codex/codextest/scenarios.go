@@ -105,10 +105,7 @@ func choose(r Request) play {
 // findWords finds kw in s ignoring ASCII case, where the match does not
 // start or end inside a word. It returns the byte index or -1.
 func findWords(s, kw string) int {
-	ls, lk := strings.ToLower(s), strings.ToLower(kw)
-	if len(ls) != len(s) { // lowering changed byte lengths: match on the original
-		ls = s
-	}
+	ls, lk := asciiLower(s), asciiLower(kw) // same byte offsets as s
 	for from := 0; ; {
 		i := strings.Index(ls[from:], lk)
 		if i < 0 {
@@ -121,6 +118,17 @@ func findWords(s, kw string) int {
 		}
 		from = i + 1
 	}
+}
+
+// asciiLower lowers A-Z only, so byte offsets stay those of s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 func wordByteBefore(s string, i int) bool { return i > 0 && isWordByte(s[i-1]) }
