@@ -1,0 +1,164 @@
+package codextest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// playScenario streams the answer for p on s. failing is true for an
+// attempt of "disconnect" that must break off.
+func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
+	if !s.created() {
+		return
+	}
+	switch p.name {
+	case "side":
+		s.text(words(SideAnswer)...)
+	case "followup":
+		s.text(words(followupAnswer(req))...)
+	case "model error":
+		s.failed("server_error", "fake model error")
+		return
+	case "disconnect":
+		s.reasoning(halves(PlainReasoning)...)
+		d := words(PlainAnswer)
+		if failing {
+			// Half the answer, then end the body without completing the
+			// item or the response: Codex sees the stream close early.
+			id := s.itemID("msg", s.next)
+			s.event("response.output_item.added", map[string]any{"output_index": s.next,
+				"item": map[string]any{"type": "message", "id": id, "role": "assistant", "content": []any{}}})
+			for _, x := range d[:len(d)/2] {
+				s.event("response.output_text.delta", map[string]any{"item_id": id, "output_index": s.next, "content_index": 0, "delta": x})
+			}
+			return
+		}
+		s.text(d...)
+	case "run sandboxed", "run", "run command":
+		cmd := p.arg
+		if p.name == "run command" || cmd == "" {
+			cmd = DefaultCommand
+		}
+		args := map[string]any{"cmd": cmd, "tty": false, "yield_time_ms": 2000}
+		if p.name != "run sandboxed" {
+			args["sandbox_permissions"] = "require_escalated"
+			args["justification"] = CommandJustification
+		}
+		s.reasoning("I will run ", "the command.")
+		s.functionCall("exec_command", args)
+	case "patch", "patch file", "patch update":
+		file := p.arg
+		if file == "" {
+			file = DefaultPatchFile
+		}
+		s.reasoning("I will edit ", "the file with apply_patch.")
+		s.functionCall("exec_command", map[string]any{"cmd": "apply_patch <<'EOF'\n" + patchText(p.name == "patch update", file) + "EOF\n"})
+	case "slow":
+		s.reasoning(halves("Streaming slowly.")...)
+		i := 0
+		s.message(func() (string, bool) {
+			if i >= f.opts.SlowDeltas {
+				return "", false
+			}
+			i++
+			return fmt.Sprintf("slow%d ", i-1), true
+		}, f.opts.SlowInterval)
+	case "long":
+		s.flushEvery = 64
+		rest := f.opts.LongText
+		s.message(func() (string, bool) {
+			if rest == "" {
+				return "", false
+			}
+			d := cutRunes(rest, f.opts.LongChunk)
+			rest = rest[len(d):]
+			return d, true
+		}, 0)
+	case "say":
+		s.text(words(p.arg)...)
+	default: // plain, retry after its failures
+		s.reasoning(halves(PlainReasoning)...)
+		s.text(words(PlainAnswer)...)
+	}
+	s.completed(*f.opts.Usage)
+}
+
+// patchText is an apply_patch document adding file (holding PatchLine) or
+// updating that line.
+func patchText(update bool, file string) string {
+	if update {
+		return "*** Begin Patch\n*** Update File: " + file + "\n@@\n-" + PatchLine + "\n+" + PatchUpdatedLine + "\n*** End Patch\n"
+	}
+	return "*** Begin Patch\n*** Add File: " + file + "\n+" + PatchLine + "\n*** End Patch\n"
+}
+
+// followupAnswer quotes the output of the tool call that ended req's
+// input: the text after Codex's last "Output:" line, or all of it.
+func followupAnswer(req Request) string {
+	last := req.Input[len(req.Input)-1]
+	prefix := CommandAnswerPrefix
+	for _, it := range req.Input {
+		if it.Type == "function_call" && it.CallID == last.CallID {
+			var a struct {
+				Cmd string `json:"cmd"`
+			}
+			if json.Unmarshal([]byte(it.Arguments), &a) == nil && strings.HasPrefix(strings.TrimSpace(a.Cmd), "apply_patch") {
+				prefix = PatchAnswerPrefix
+			}
+		}
+	}
+	out := last.Output
+	if i := strings.LastIndex(out, "Output:\n"); i >= 0 {
+		out = out[i+len("Output:\n"):]
+	}
+	out = strings.TrimRight(out, "\n")
+	return prefix + "\n\n```\n" + out + "\n```\n"
+}
+
+// words cuts s after each space or newline, so the pieces join back to s.
+func words(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexAny(s, " \n")
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
+
+// halves cuts s in two at a rune boundary near the middle.
+func halves(s string) []string {
+	i := len(s) / 2
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return []string{s[:i], s[i:]}
+}
+
+// cutRunes is the prefix of s holding at most n runes.
+func cutRunes(s string, n int) string {
+	i := 0
+	for k := 0; k < n && i < len(s); k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i]
+}
+
+// defaultLongText is about 100 KB of markdown: headings, paragraphs, lists
+// and code blocks.
+func defaultLongText() string {
+	var b strings.Builder
+	for i := 1; b.Len() < 100_000; i++ {
+		fmt.Fprintf(&b, "## Section %d\n\nThis is paragraph %d of the long answer. It has **bold**, *italic* and `code` spans so a renderer has work to do.\n\n", i, i)
+		fmt.Fprintf(&b, "- item %d.1\n- item %d.2\n- item %d.3\n\n", i, i, i)
+		fmt.Fprintf(&b, "```go\nfunc section%d() int { return %d }\n```\n\n", i, i)
+	}
+	return b.String()
+}
