@@ -53,7 +53,8 @@ type threadInfo struct {
 // new thread in cwd and records its id in the session.
 func (th *thread) open(ctx context.Context, t *host.Turn, cwd string) error {
 	if id := jsonString(th.sess.Value(stateThread)); id != "" {
-		res, err := th.p.conn.call(ctx, "thread/resume", map[string]any{"threadId": id})
+		// Lookout holds the history already: leave the turns out of the answer.
+		res, err := th.p.conn.call(ctx, "thread/resume", map[string]any{"threadId": id, "excludeTurns": true})
 		if err == nil {
 			return th.adopt(res, cwd)
 		}

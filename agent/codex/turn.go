@@ -280,6 +280,9 @@ func (ts *turnState) codexErrorLocked(params json.RawMessage) error {
 		return err
 	}
 	if p.WillRetry {
+		// Codex drops the failed attempt's items and streams new ones: end
+		// the abandoned ones stopped, so they never read as an answer.
+		ts.stopStreamedLocked()
 		attempt, max := retryAttempt(p.Error.Message)
 		return ts.t.Warning(model.Warning{RequestKind: "model", Code: errorCode(p.Error.CodexErrorInfo),
 			Message: p.Error.text(), Retryable: true, Attempt: attempt, MaxAttempts: max, WillRetry: true})
@@ -287,6 +290,17 @@ func (ts *turnState) codexErrorLocked(params json.RawMessage) error {
 	ts.lastError = &p.Error
 	_, err := ts.t.RecordItem(model.KindError, model.StatusFailed, map[string]any{"message": p.Error.text()})
 	return err
+}
+
+// stopStreamedLocked ends the open messages and reasoning of the turn as
+// stopped, keeping what streamed.
+func (ts *turnState) stopStreamedLocked() {
+	for cid, oi := range ts.items {
+		if oi.kind == model.KindAgentMessage || oi.kind == model.KindReasoning {
+			ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
+			delete(ts.items, cid)
+		}
+	}
 }
 
 func (ts *turnState) warning(params json.RawMessage) {

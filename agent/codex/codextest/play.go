@@ -3,6 +3,7 @@ package codextest
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -78,6 +79,13 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
 		}, 0)
 	case "say":
 		s.text(words(p.arg)...)
+	case "many":
+		n, _ := strconv.Atoi(strings.TrimSpace(p.arg))
+		for i := range min(max(n, 1), MaxMany) {
+			if !s.text(fmt.Sprintf("message %d of %d", i+1, n)) {
+				return
+			}
+		}
 	default: // plain, retry after its failures
 		s.reasoning(halves(PlainReasoning)...)
 		s.text(words(PlainAnswer)...)

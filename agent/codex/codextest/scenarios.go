@@ -34,11 +34,14 @@ var Scenarios = []Scenario{
 	{"slow", "slow", "reasoning, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
 	{"long", "long", "LongText in LongChunk-character deltas, as fast as possible, no reasoning"},
 	{"say", "say:", "the rest of the line as the answer, word by word, no reasoning"},
+	{"many", "many:", "N answer messages \"message i of N\" in one response (N the rest of the line, at most MaxMany): a long history in one turn"},
 	{"plain", "", "a reasoning item (summary PlainReasoning in two deltas), then PlainAnswer (markdown) in several deltas"},
 }
 
 // Fixed texts of the scenarios, for assertions.
 const (
+	// MaxMany bounds the messages of the "many" scenario.
+	MaxMany = 5000
 	// PlainReasoning is the reasoning summary of the plain scenario.
 	PlainReasoning = "Thinking about how to answer."
 	// PlainAnswer is the plain scenario's answer.
