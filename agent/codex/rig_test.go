@@ -20,7 +20,7 @@ import (
 // talking to a fake model on loopback, with a client subscribed to one
 // session.
 type rig struct {
-	t     *testing.T
+	t     testing.TB
 	bin   string
 	fake  *codextest.FakeModel
 	env   []string
@@ -38,7 +38,9 @@ type rigOptions struct {
 	home codextest.HomeOptions
 }
 
-func newRig(t *testing.T, o rigOptions) *rig {
+func newRig(t *testing.T, o rigOptions) *rig { return newRigTB(t, o) }
+
+func newRigTB(t testing.TB, o rigOptions) *rig {
 	t.Helper()
 	r := &rig{t: t, bin: codextest.Binary(t), fake: codextest.NewFakeModel(t, o.fake), data: t.TempDir()}
 	r.env = codextest.Home(t, r.fake.URL(), o.home)
@@ -131,7 +133,7 @@ func (r *rig) stateString(name string) string {
 	return s
 }
 
-func wantCompleted(t *testing.T, ev *model.Event) {
+func wantCompleted(t testing.TB, ev *model.Event) {
 	t.Helper()
 	if ev.Status != model.StatusCompleted {
 		t.Fatalf("turn ended %s (%+v), want completed", ev.Status, ev.TurnError)
@@ -158,7 +160,7 @@ func (r *rig) lastTurnPrompts() []string {
 	return nil
 }
 
-func containsAll(t *testing.T, what string, got []string, want ...string) {
+func containsAll(t testing.TB, what string, got []string, want ...string) {
 	t.Helper()
 	joined := strings.Join(got, "\n")
 	for _, w := range want {
