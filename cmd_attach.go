@@ -95,7 +95,8 @@ opens the demo session. Type a prompt and press enter; words like "tool",
 // newAttachCmd is `lookout attach URL [--session ID]`.
 func newAttachCmd() *cobra.Command {
 	var ui uiFlags
-	var session, token, tokenFile, dataDir string
+	var session string
+	var cred credentialFlags
 	cmd := &cobra.Command{
 		Use:   "attach [URL]",
 		Short: "Attach to a session host",
@@ -106,8 +107,7 @@ defaults to /v1/ws). Without a URL, attach to the host running on this
 machine on the data directory (--data): a "lookout serve" or another
 "lookout". Without --session a picker lists the host's sessions.
 
-The token comes from --token, else $LOOKOUT_TOKEN, else --token-file, else
-the token file of a host on this machine (<data>/token, see --data).`,
+` + tokenHelp,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return &exitError{code: 2, err: fmt.Errorf("attach takes at most one URL, got %d arguments", len(args))}
@@ -122,31 +122,20 @@ the token file of a host on this machine (<data>/token, see --data).`,
 			if len(args) == 1 {
 				target = args[0]
 			} else {
-				u, err := host.RunningURL(effectiveDataDir(dataDir))
+				u, err := host.RunningURL(effectiveDataDir(cred.dataDir))
 				if err != nil {
-					return &exitError{code: 2, err: fmt.Errorf("no URL given and no host is running on %s: start one with \"lookout serve\" or \"lookout\", or name a URL", effectiveDataDir(dataDir))}
+					return &exitError{code: 2, err: fmt.Errorf("no URL given and no host is running on %s: start one with \"lookout serve\" or \"lookout\", or name a URL", effectiveDataDir(cred.dataDir))}
 				}
 				target = u
 			}
-			opts := sync.Options{URL: target, Token: token, TokenFile: tokenFile, SessionID: session}
-			if token == "" && tokenFile == "" && os.Getenv("LOOKOUT_TOKEN") == "" {
-				dir := dataDir
-				if dir == "" {
-					dir = host.DefaultDataDir()
-				}
-				if _, err := os.Stat(host.TokenPath(dir)); err == nil || dataDir != "" {
-					opts.TokenFile = host.TokenPath(dir)
-				}
-			}
+			opts := sync.Options{URL: target, SessionID: session}
+			cred.apply(&opts)
 			return runAttach(cmdContext(cmd), ui, opts)
 		},
 	}
 	ui.register(cmd)
-	f := cmd.Flags()
-	f.StringVar(&session, "session", "", "session id to open (default: choose from a list)")
-	f.StringVar(&token, "token", "", "bearer token")
-	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token")
-	f.StringVar(&dataDir, "data", "", "data directory of a host on this machine, to read its token (default "+host.DefaultDataDir()+")")
+	cmd.Flags().StringVar(&session, "session", "", "session id to open (default: choose from a list)")
+	cred.register(cmd)
 	return cmd
 }
 
@@ -182,7 +171,9 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 		// data directory: attach to it instead of failing.
 		if dir := effectiveDataDir(dataDir); dir != "" {
 			if u, uerr := host.RunningURL(dir); uerr == nil {
-				return runAttach(ctx, ui, sync.Options{URL: u, TokenFile: host.TokenPath(dir)})
+				// DataDir, not TokenFile: its token goes only to the
+				// address that host recorded, which u is.
+				return runAttach(ctx, ui, sync.Options{URL: u, DataDir: dir})
 			}
 		}
 	}
@@ -248,7 +239,7 @@ func runUI(ctx context.Context, ui uiFlags, opts sync.Options, hostName string, 
 	opts.SubscribeLimit = ui.tail
 	c, err := sync.New(opts)
 	if err != nil {
-		return err
+		return credentialExit(err)
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)

@@ -45,14 +45,15 @@ type RPCError struct {
 func (e *RPCError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Method, e.Msg, e.Code) }
 
 // ListSessions connects once, initializes and returns the host's sessions.
-// A refused handshake or an unreachable host is a *ConnectError.
+// A URL or token refused before dialling is a *CredentialError; a refused
+// handshake or an unreachable host is a *ConnectError.
 func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
 	opts = opts.withDefaults()
-	u, tok, err := opts.endpoint()
+	cred, err := opts.Credential()
 	if err != nil {
 		return nil, err
 	}
-	ws, err := dialWS(ctx, u, tok, deadAfter)
+	ws, err := dialWS(ctx, cred, deadAfter)
 	if err != nil {
 		return nil, asConnectError(err)
 	}
