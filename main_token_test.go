@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -257,5 +258,35 @@ func TestCredentialRefusalsAreUsageErrors(t *testing.T) {
 func TestDefaultDataDirsAgree(t *testing.T) {
 	if sync.DefaultDataDir() != host.DefaultDataDir() {
 		t.Fatalf("sync %q, host %q", sync.DefaultDataDir(), host.DefaultDataDir())
+	}
+}
+
+// A token a user puts in the URL (?token=T) is theirs to send, but no
+// error shows it.
+func TestATokenInTheURLIsNeverPrinted(t *testing.T) {
+	freshXDG(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	s := newStranger(t)
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"sessions", "ws://" + closed + "/v1/ws?token=in-url-secret"}, exitUnreachable},
+		{[]string{"watch", "ws://" + closed + "/v1/ws?token=in-url-secret", "--until-idle"}, exitUnreachable},
+		{[]string{"sessions", "ftp://" + closed + "/?token=in-url-secret"}, exitUsage},
+		{[]string{"sessions", s.URL() + "?token=in-url-secret"}, exitAuth},
+	} {
+		r := runCLIWith(t, "", c.args...)
+		if r.code != c.want || strings.Contains(r.out+r.errText, "in-url-secret") {
+			t.Fatalf("%v: exit %d (want %d): %s", c.args, r.code, c.want, r.errText)
+		}
+	}
+	if _, offered := s.take(); len(offered) != 1 || offered[0] != "?token=in-url-secret" {
+		t.Fatalf("the URL's own token did not go to it: %d offered", len(offered))
 	}
 }

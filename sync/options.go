@@ -103,7 +103,10 @@ func NormalizeURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("bad host URL %q: %v", raw, err)
+		if ue, ok := err.(*url.Error); ok {
+			err = ue.Err // url.Error quotes the URL unredacted
+		}
+		return "", fmt.Errorf("bad host URL %q: %v", redactURL(raw), err)
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "ws", "http":
@@ -111,10 +114,10 @@ func NormalizeURL(raw string) (string, error) {
 	case "wss", "https":
 		u.Scheme = "wss"
 	default:
-		return "", fmt.Errorf("bad host URL %q: scheme must be ws, wss, http or https", raw)
+		return "", fmt.Errorf("bad host URL %q: scheme must be ws, wss, http or https", redactURL(raw))
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("bad host URL %q: no host", raw)
+		return "", fmt.Errorf("bad host URL %q: no host", redactURL(raw))
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/v1/ws"

@@ -109,7 +109,7 @@ func dialWS(ctx context.Context, cred Credential, silence time.Duration) (*wsCon
 }
 
 func classifyDialError(cred Credential, resp *http.Response, err error) error {
-	url := cred.URL
+	url := redactURL(cred.URL)
 	if resp != nil {
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
