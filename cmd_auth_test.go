@@ -98,3 +98,24 @@ func TestCheckToken(t *testing.T) {
 		}
 	}
 }
+
+// auth status warns about a hosts file or directory others may read.
+func TestLooseMode(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "hosts.json")
+	os.WriteFile(file, []byte("{}"), 0o600)
+	os.Chmod(dir, 0o700)
+	if w := looseMode(file, 0o600); w != "" {
+		t.Fatalf("0600 file: %q", w)
+	}
+	if w := looseMode(dir, 0o700); w != "" {
+		t.Fatalf("0700 directory: %q", w)
+	}
+	os.Chmod(file, 0o644)
+	if w := looseMode(file, 0o600); !strings.Contains(w, "chmod 600 "+file) {
+		t.Fatalf("0644 file: %q", w)
+	}
+	if w := looseMode(filepath.Join(dir, "missing"), 0o600); w != "" {
+		t.Fatalf("missing file: %q", w)
+	}
+}
