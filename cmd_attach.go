@@ -102,7 +102,8 @@ one). Codex uses your own configuration and login.
 // newAttachCmd is `lookout attach URL [--session ID]`.
 func newAttachCmd() *cobra.Command {
 	var ui uiFlags
-	var session, token, tokenFile, dataDir string
+	var session string
+	var cred credentialFlags
 	cmd := &cobra.Command{
 		Use:   "attach [URL]",
 		Short: "Attach to a session host",
@@ -113,8 +114,7 @@ defaults to /v1/ws). Without a URL, attach to the host running on this
 machine on the data directory (--data): a "lookout serve" or another
 "lookout". Without --session a picker lists the host's sessions.
 
-The token comes from --token, else $LOOKOUT_TOKEN, else --token-file, else
-the token file of a host on this machine (<data>/token, see --data).`,
+` + tokenHelp,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return &exitError{code: 2, err: fmt.Errorf("attach takes at most one URL, got %d arguments", len(args))}
@@ -129,31 +129,20 @@ the token file of a host on this machine (<data>/token, see --data).`,
 			if len(args) == 1 {
 				target = args[0]
 			} else {
-				dir, u, err := runningLocalHost(dataDir)
+				dir, u, err := runningLocalHost(cred.dataDir)
 				if err != nil {
 					return &exitError{code: 2, err: err}
 				}
-				target, dataDir = u, dir
+				target, cred.dataDir = u, dir
 			}
-			opts := sync.Options{URL: target, Token: token, TokenFile: tokenFile, SessionID: session}
-			if token == "" && tokenFile == "" && os.Getenv("LOOKOUT_TOKEN") == "" {
-				dir := dataDir
-				if dir == "" {
-					dir = host.DefaultDataDir()
-				}
-				if _, err := os.Stat(host.TokenPath(dir)); err == nil || dataDir != "" {
-					opts.TokenFile = host.TokenPath(dir)
-				}
-			}
+			opts := sync.Options{URL: target, SessionID: session}
+			cred.apply(&opts)
 			return runAttach(cmdContext(cmd), ui, opts, attachChoice{})
 		},
 	}
 	ui.register(cmd)
-	f := cmd.Flags()
-	f.StringVar(&session, "session", "", "session id to open (default: choose from a list)")
-	f.StringVar(&token, "token", "", "bearer token")
-	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token")
-	f.StringVar(&dataDir, "data", "", "data directory of a host on this machine, to read its token (default "+host.DefaultDataDir()+")")
+	cmd.Flags().StringVar(&session, "session", "", "session id to open (default: choose from a list)")
+	cred.register(cmd)
 	return cmd
 }
 
@@ -210,7 +199,9 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 		// Another lookout (or lookout serve) already runs a host on this
 		// data directory: attach to it instead of failing.
 		if u, uerr := host.RunningURL(dataDir); uerr == nil {
-			return runAttach(ctx, ui, sync.Options{URL: u, TokenFile: host.TokenPath(dataDir)}, attachChoice{offerNew: !agent.isDemo()})
+			// DataDir, not TokenFile: its token goes only to the
+			// address that host recorded, which u is.
+			return runAttach(ctx, ui, sync.Options{URL: u, DataDir: dataDir}, attachChoice{offerNew: !agent.isDemo()})
 		}
 	}
 	if err != nil {
@@ -316,7 +307,7 @@ func runUI(ctx context.Context, ui uiFlags, opts sync.Options, hostName string, 
 	opts.SubscribeLimit = ui.tail
 	c, err := sync.New(opts)
 	if err != nil {
-		return err
+		return credentialExit(err)
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)

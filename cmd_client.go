@@ -36,17 +36,15 @@ const defaultHost = "127.0.0.1:7777"
 
 // clientFlags are the connection flags every client command shares.
 type clientFlags struct {
-	session   string
-	token     string
-	tokenFile string
+	session string
+	cred    credentialFlags
 }
 
 func (f *clientFlags) add(cmd *cobra.Command, session bool) {
 	if session {
 		cmd.Flags().StringVar(&f.session, "session", "", "session id (default: the host's most recently updated session)")
 	}
-	cmd.Flags().StringVar(&f.token, "token", "", "bearer token (default: $LOOKOUT_TOKEN, then the local host's token file)")
-	cmd.Flags().StringVar(&f.tokenFile, "token-file", "", "read the token from this file (default: "+sync.DefaultTokenFile()+")")
+	f.cred.register(cmd)
 }
 
 func (f *clientFlags) options(args []string) sync.Options {
@@ -54,8 +52,9 @@ func (f *clientFlags) options(args []string) sync.Options {
 	if len(args) > 0 {
 		u = args[0]
 	}
-	return sync.Options{URL: u, SessionID: f.session, Token: f.token, TokenFile: f.tokenFile,
-		CacheDir: "-", ClientName: "lookout-cli"}
+	o := sync.Options{URL: u, SessionID: f.session, CacheDir: "-", ClientName: "lookout-cli"}
+	f.cred.apply(&o)
+	return o
 }
 
 func usageErr(err error) error { return &exitError{code: exitUsage, err: err} }
@@ -69,11 +68,13 @@ func hostArg(cmd *cobra.Command, args []string) error {
 }
 
 const urlHelp = `URL names the host: ws://host:port/v1/ws, wss://..., http(s)://host:port,
-or host:port (default ` + defaultHost + `). The token comes from --token, then
-$LOOKOUT_TOKEN, then the token file a host on this machine writes.
+or host:port (default ` + defaultHost + `).
 
-Exit codes: 0 success, 1 other failure, 2 usage, 3 token refused,
-4 unknown session, 5 host unreachable, 6 prompt rejected or turn failed.`
+` + tokenHelp + `
+
+Exit codes: 0 success, 1 other failure, 2 usage (or a refused plain ws://
+URL), 3 token refused, 4 unknown session, 5 host unreachable, 6 prompt
+rejected or turn failed.`
 
 // newClientCmds returns the non-interactive commands: watch, export, send,
 // sessions.
@@ -354,6 +355,10 @@ func newSessionsCmd() *cobra.Command {
 }
 
 func classifyListErr(err error) error {
+	var cr *sync.CredentialError
+	if errors.As(err, &cr) {
+		return &exitError{code: exitUsage, err: err}
+	}
 	var ce *sync.ConnectError
 	if errors.As(err, &ce) {
 		if ce.Refused && (ce.Status == 401 || ce.Status == 403) {

@@ -63,9 +63,14 @@ func newServeCmd() *cobra.Command {
 				fmt.Fprintf(out, "data directory: %s\n", h.DataDir())
 			}
 			if !opts.NoAuth {
-				if h.DataDir() != "" {
+				switch {
+				case h.DataDir() != "" && opts.Ephemeral:
+					// No address is recorded, so clients do not pick the
+					// token file up by themselves (docs/sync.md).
+					fmt.Fprintf(out, "token: %s (clients: --token-file %s)\n", host.TokenPath(h.DataDir()), host.TokenPath(h.DataDir()))
+				case h.DataDir() != "":
 					fmt.Fprintf(out, "token: %s\n", host.TokenPath(h.DataDir()))
-				} else {
+				default:
 					fmt.Fprintf(out, "token: %s\n", h.Token())
 				}
 			} else {

@@ -21,7 +21,7 @@ func newRootCmd() *cobra.Command {
 	root := newAttachRootCmd() // `lookout` with no arguments: the embedded demo
 	root.SilenceUsage = true
 	root.SilenceErrors = true
-	root.AddCommand(newAttachCmd(), newServeCmd())
+	root.AddCommand(newAttachCmd(), newServeCmd(), newAuthCmd())
 	root.AddCommand(newClientCmds()...)
 	return root
 }

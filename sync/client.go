@@ -106,9 +106,9 @@ type Snapshot struct {
 // Client follows one session on one host. Create it with New, drive it with
 // Run, read it with Current and Updates.
 type Client struct {
-	opts  Options
-	url   string
-	token string
+	opts Options
+	url  string     // cred.URL
+	cred Credential // what is sent to url (ResolveCredential)
 
 	updates chan struct{}
 	wake    chan struct{}
@@ -140,18 +140,20 @@ type clientStats struct {
 // maxSettled bounds the retirement memory behind Settlement.
 const maxSettled = 256
 
-// New validates opts, resolves the token and paints the replica cache's
-// range (if any) so Current has something to show before Run connects.
+// New validates opts, resolves the token (Options.Credential: a URL or
+// token refused before dialling is a *CredentialError) and paints the
+// replica cache's range (if any) so Current has something to show before
+// Run connects.
 func New(opts Options) (*Client, error) {
 	opts = opts.withDefaults()
-	u, tok, err := opts.endpoint()
+	cred, err := opts.Credential()
 	if err != nil {
 		return nil, err
 	}
 	c := &Client{
 		opts:    opts,
-		url:     u,
-		token:   tok,
+		url:     cred.URL,
+		cred:    cred,
 		updates: make(chan struct{}, 1),
 		wake:    make(chan struct{}, 1),
 		settled: map[string]model.Retirement{},

@@ -45,7 +45,8 @@ type RPCError struct {
 func (e *RPCError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Method, e.Msg, e.Code) }
 
 // ListSessions connects once, initializes and returns the host's sessions.
-// A refused handshake or an unreachable host is a *ConnectError.
+// A URL or token refused before dialling is a *CredentialError; a refused
+// handshake or an unreachable host is a *ConnectError.
 func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
 	var r struct {
 		Sessions []SessionInfo `json:"sessions"`
@@ -100,11 +101,11 @@ type callFunc func(method string, params any) (json.RawMessage, error)
 // call function on that connection.
 func oneShot(ctx context.Context, opts Options, do func(callFunc) error) error {
 	opts = opts.withDefaults()
-	u, tok, err := opts.endpoint()
+	cred, err := opts.Credential()
 	if err != nil {
 		return err
 	}
-	ws, err := dialWS(ctx, u, tok, deadAfter)
+	ws, err := dialWS(ctx, cred, deadAfter)
 	if err != nil {
 		return asConnectError(err)
 	}

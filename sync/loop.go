@@ -271,9 +271,9 @@ func (l *loopState) startDial() {
 	l.nextAt = time.Time{}
 	ch := make(chan dialResult, 1)
 	l.dialCh = ch
-	ctx, url, tok, silence := l.ctx, l.c.url, l.c.token, l.deadAfter
+	ctx, cred, silence := l.ctx, l.c.cred, l.deadAfter
 	go func() {
-		ws, err := dialWS(ctx, url, tok, silence)
+		ws, err := dialWS(ctx, cred, silence)
 		ch <- dialResult{ws, err}
 	}()
 	l.dirty = true

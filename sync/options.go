@@ -22,14 +22,28 @@ type Options struct {
 	// bare host:port. A URL without a path means the path /v1/ws
 	// (protocol §5). Required.
 	URL string
-	// Token is the bearer token. "" falls back to the environment variable
-	// LOOKOUT_TOKEN, then to the token file (TokenFile, or the host's
-	// default data directory's "token" on this machine). A client with no
-	// token at all connects without one (a --no-auth host accepts it).
+	// Token is an explicit bearer token, the caller's own choice: it is
+	// sent to URL (subject to the plaintext rule, see InsecurePlaintext).
+	// With Token and TokenFile empty, $LOOKOUT_TOKEN is the explicit token;
+	// without any, the hosts file's entry for URL's host, else the local
+	// host's token file when URL is the address that host recorded
+	// (ResolveCredential has the rules). A client with no token at all
+	// connects without one (a --no-auth host accepts it).
 	Token string
-	// TokenFile overrides where the token file is read from when Token and
-	// LOOKOUT_TOKEN are empty.
+	// TokenFile names an explicit token file, sent to URL like Token.
+	// Token and TokenFile together are refused.
 	TokenFile string
+	// DataDir is the data directory of a host on this machine ("" means
+	// DefaultDataDir()). Its token file (DataDir/token) is sent only to the
+	// address the host running there recorded in DataDir/address.
+	DataDir string
+	// HostsFile is the per-host token store ("" means DefaultHostsFile();
+	// "-" means none).
+	HostsFile string
+	// InsecurePlaintext allows plain ws:// to a host that is not loopback;
+	// without it New and ListSessions refuse such a URL with a
+	// *CredentialError before dialling.
+	InsecurePlaintext bool
 	// SessionID is the session to follow. "" makes Run pick the most
 	// recently updated session the host lists (callers that want to choose
 	// use ListSessions first).
@@ -89,7 +103,10 @@ func NormalizeURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("bad host URL %q: %v", raw, err)
+		if ue, ok := err.(*url.Error); ok {
+			err = ue.Err // url.Error quotes the URL unredacted
+		}
+		return "", fmt.Errorf("bad host URL %q: %v", redactURL(raw), err)
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "ws", "http":
@@ -97,10 +114,10 @@ func NormalizeURL(raw string) (string, error) {
 	case "wss", "https":
 		u.Scheme = "wss"
 	default:
-		return "", fmt.Errorf("bad host URL %q: scheme must be ws, wss, http or https", raw)
+		return "", fmt.Errorf("bad host URL %q: scheme must be ws, wss, http or https", redactURL(raw))
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("bad host URL %q: no host", raw)
+		return "", fmt.Errorf("bad host URL %q: no host", redactURL(raw))
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/v1/ws"
@@ -109,11 +126,12 @@ func NormalizeURL(raw string) (string, error) {
 	return u.String(), nil
 }
 
-// DefaultTokenFile is where a host on this machine keeps its token by
-// default: the XDG state directory + "/lookout/token". It mirrors the
-// host's default data directory without importing the host.
-func DefaultTokenFile() string {
-	return filepath.Join(xdg.StateHome, "lookout", "token")
+// DefaultDataDir is the data directory of a host on this machine started
+// without one: the XDG state directory + "/lookout". It mirrors the host's
+// default without importing the host. The host keeps its token in "token"
+// there and records the URL it listens on in "address".
+func DefaultDataDir() string {
+	return filepath.Join(xdg.StateHome, "lookout")
 }
 
 // DefaultCacheDir is the replica cache's default directory: the XDG cache
@@ -122,28 +140,90 @@ func DefaultCacheDir() string {
 	return filepath.Join(xdg.CacheHome, "lookout")
 }
 
-// ResolveToken returns the token Options name: Token, else LOOKOUT_TOKEN,
-// else the contents of the token file (TokenFile or DefaultTokenFile). A
-// missing token file is not an error: the result is "".
-func (o Options) ResolveToken() (string, error) {
-	if o.Token != "" {
-		return o.Token, nil
+// Credential reads what ResolveCredential decides from (the explicit
+// token or token file, $LOOKOUT_TOKEN, and only when none of those is
+// given, the hosts file and the data directory's token and address
+// files) and returns its decision: the URL to dial and the token to send,
+// or a *CredentialError. Missing hosts, token or address files are not
+// errors; an explicit token file that cannot be read is.
+func (o Options) Credential() (Credential, error) {
+	in := CredentialInput{
+		URL:               o.URL,
+		Token:             Secret(strings.TrimSpace(o.Token)),
+		TokenFile:         o.TokenFile,
+		EnvToken:          Secret(strings.TrimSpace(os.Getenv("LOOKOUT_TOKEN"))),
+		InsecurePlaintext: o.InsecurePlaintext,
 	}
-	if t := strings.TrimSpace(os.Getenv("LOOKOUT_TOKEN")); t != "" {
-		return t, nil
+	if o.TokenFile != "" {
+		b, err := os.ReadFile(o.TokenFile)
+		if err != nil {
+			return Credential{}, &CredentialError{Reason: RefusedTokenFile, Msg: fmt.Sprintf("read the token file: %v", err)}
+		}
+		in.TokenFileToken = Secret(strings.TrimSpace(string(b)))
 	}
-	path := o.TokenFile
-	if path == "" {
-		path = DefaultTokenFile()
+	if in.Token == "" && in.TokenFile == "" && in.EnvToken == "" {
+		if path := o.hostsFile(); path != "" {
+			h, err := LoadHosts(path)
+			if err != nil {
+				return Credential{}, &CredentialError{Reason: RefusedHostsFile, Msg: err.Error()}
+			}
+			in.Hosts = h.Tokens()
+		}
+		dirs := []string{o.DataDir}
+		if o.DataDir == "" {
+			dirs = localDataDirs()
+		}
+		// The first local host whose recorded address is the URL lends its
+		// token; without one, the first directory explains the refusal.
+		var first Credential
+		for i, dir := range dirs {
+			in.LocalDir = dir
+			in.LocalToken = Secret(readTrimmed(filepath.Join(dir, "token")))
+			in.LocalAddress = readTrimmed(filepath.Join(dir, "address"))
+			c, err := ResolveCredential(in)
+			if err != nil || c.Source != SourceNone || len(dirs) == 1 {
+				return c, err
+			}
+			if i == 0 {
+				first = c
+			}
+		}
+		return first, nil
 	}
+	return ResolveCredential(in)
+}
+
+// localDataDirs are the default data directories of the hosts an agent
+// may run on this machine: DefaultDataDir, then one per real agent below
+// it (agents/NAME, as the host lays them out).
+func localDataDirs() []string {
+	dirs := []string{DefaultDataDir()}
+	entries, _ := os.ReadDir(filepath.Join(DefaultDataDir(), "agents"))
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join(DefaultDataDir(), "agents", e.Name()))
+		}
+	}
+	return dirs
+}
+
+func (o Options) hostsFile() string {
+	switch o.HostsFile {
+	case "":
+		return DefaultHostsFile()
+	case "-":
+		return ""
+	}
+	return o.HostsFile
+}
+
+// readTrimmed is a small file's trimmed contents, "" if it cannot be read.
+func readTrimmed(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) && o.TokenFile == "" {
-			return "", nil
-		}
-		return "", fmt.Errorf("read token file: %w", err)
+		return ""
 	}
-	return strings.TrimSpace(string(b)), nil
+	return strings.TrimSpace(string(b))
 }
 
 func (o Options) withDefaults() Options {
@@ -175,15 +255,4 @@ func (o Options) withDefaults() Options {
 		o.CacheDir = DefaultCacheDir()
 	}
 	return o
-}
-
-// endpoint is the normalised WebSocket URL and the resolved token.
-func (o Options) endpoint() (url, token string, err error) {
-	if url, err = NormalizeURL(o.URL); err != nil {
-		return "", "", err
-	}
-	if token, err = o.ResolveToken(); err != nil {
-		return "", "", err
-	}
-	return url, token, nil
 }

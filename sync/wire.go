@@ -67,23 +67,24 @@ type wsConn struct {
 	flushed chan struct{} // closed by the writer when it meets the nil mark CloseAfter queues
 }
 
-// dialWS opens the WebSocket with the bearer token. A connection that
-// hears nothing (no frame, no ping) for silence is dead.
-func dialWS(ctx context.Context, url, token string, silence time.Duration) (*wsConn, error) {
+// dialWS opens the WebSocket at cred.URL with cred's bearer token, if
+// any. A connection that hears nothing (no frame, no ping) for silence is
+// dead.
+func dialWS(ctx context.Context, cred Credential, silence time.Duration) (*wsConn, error) {
 	d := websocket.Dialer{
 		HandshakeTimeout: dialTimeout,
 		NetDialContext:   (&net.Dialer{Timeout: dialTimeout}).DialContext,
 		Proxy:            http.ProxyFromEnvironment,
 	}
 	h := http.Header{}
-	if token != "" {
-		h.Set("Authorization", "Bearer "+token)
+	if cred.Token != "" {
+		h.Set("Authorization", "Bearer "+string(cred.Token))
 	}
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	ws, resp, err := d.DialContext(dctx, url, h)
+	ws, resp, err := d.DialContext(dctx, cred.URL, h)
 	if err != nil {
-		return nil, classifyDialError(url, resp, err)
+		return nil, classifyDialError(cred, resp, err)
 	}
 	ws.SetReadLimit(maxFrame + 1024)
 	c := &wsConn{
@@ -107,11 +108,12 @@ func dialWS(ctx context.Context, url, token string, silence time.Duration) (*wsC
 	return c, nil
 }
 
-func classifyDialError(url string, resp *http.Response, err error) error {
+func classifyDialError(cred Credential, resp *http.Response, err error) error {
+	url := redactURL(cred.URL)
 	if resp != nil {
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
-			return &connError{Persistent: true, Status: 401, Reason: ReasonAuth, Msg: "the host refused the token (401 Unauthorized): pass --token, set LOOKOUT_TOKEN, or check the host's token file"}
+			return &connError{Persistent: true, Status: 401, Reason: ReasonAuth, Msg: unauthorizedMsg(cred)}
 		case http.StatusForbidden:
 			return &connError{Persistent: true, Status: 403, Reason: ReasonAuth, Msg: "the host refused the connection (403 Forbidden)"}
 		case http.StatusNotFound:
@@ -120,6 +122,19 @@ func classifyDialError(url string, resp *http.Response, err error) error {
 		return &connError{Status: resp.StatusCode, Msg: fmt.Sprintf("handshake with %s failed: HTTP %d", url, resp.StatusCode)}
 	}
 	return &connError{Msg: fmt.Sprintf("cannot reach %s: %v", url, err)}
+}
+
+// unauthorizedMsg explains a 401: which token was refused, or that none
+// was sent and how to supply one. It never contains the token.
+func unauthorizedMsg(cred Credential) string {
+	if cred.Token == "" {
+		hint := cred.Hint
+		if hint == "" {
+			hint = "no token was sent: pass --token-file FILE or --token, set LOOKOUT_TOKEN, or run \"lookout auth login URL\""
+		}
+		return "the host requires a token (401 Unauthorized); " + hint
+	}
+	return fmt.Sprintf("the host refused the token from %s (401 Unauthorized): check that it is this host's token, or give another with --token-file, LOOKOUT_TOKEN or \"lookout auth login URL\"", cred.Source)
 }
 
 func (c *wsConn) readLoop() {
