@@ -9,6 +9,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // Tool card bounds when collapsed.
@@ -89,7 +90,7 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 		top, side, bottom = t.ToolBorder.Render("╭─")+" ", t.ToolBorder.Render("│")+" ", t.ToolBorder.Render("╰─")
 		bw = cw - 2
 	}
-	header := top + st.style.Render(st.icon) + " " + t.ToolName.Render(oneLine(name)) +
+	header := top + st.style.Render(st.icon) + " " + t.ToolName.Render(termtext.Line(name)) +
 		t.Muted.Render(" · ") + st.style.Render(st.label)
 	lines := []string{clamp(header, cw)}
 	body := func(style lipgloss.Style, ls []string) {
@@ -129,7 +130,7 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 
 	// Error.
 	if msg := it.ErrorMessage(); msg != "" {
-		body(t.Error, wrapPlain(sanitize(msg), bw))
+		body(t.Error, wrapPlain(termtext.Text(msg), bw))
 	}
 
 	// Notes: host-truncated fields and abnormal ends, the last one on the
@@ -140,7 +141,7 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 		if f == "*" {
 			what = "content"
 		}
-		notes = append(notes, "⚠ "+sanitize(what)+" truncated by host")
+		notes = append(notes, "⚠ "+termtext.Line(what)+" truncated by host")
 	}
 	if a := annotationText(it); a != "" {
 		notes = append(notes, a)
@@ -171,7 +172,7 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 // wrapped lines left out.
 func tailWrapped(s string, width, n int, all bool) (shown []string, hidden int) {
 	if all {
-		return wrapPlain(sanitize(strings.TrimRight(s, "\n")), width), 0
+		return wrapPlain(termtext.Text(strings.TrimRight(s, "\n")), width), 0
 	}
 	tail, skipped := tailLines(s, n)
 	if limit := n*width*4 + 64; len(tail) > limit {
@@ -182,7 +183,7 @@ func tailWrapped(s string, width, n int, all bool) (shown []string, hidden int) 
 		}
 		tail = "…" + tail[cut:]
 	}
-	shown = wrapPlain(sanitize(tail), width)
+	shown = wrapPlain(termtext.Text(tail), width)
 	if len(shown) > n {
 		skipped += len(shown) - n
 		shown = shown[len(shown)-n:]
@@ -196,7 +197,7 @@ func tailWrapped(s string, width, n int, all bool) (shown []string, hidden int) 
 func headWrapped(s string, width, n int, all bool) (shown []string, hidden int) {
 	s = strings.TrimRight(s, "\n")
 	if all {
-		return wrapPlain(sanitize(s), width), 0
+		return wrapPlain(termtext.Text(s), width), 0
 	}
 	head, rest := s, ""
 	end := 0
@@ -219,7 +220,7 @@ func headWrapped(s string, width, n int, all bool) (shown []string, hidden int) 
 		}
 		head = head[:cut] + "…"
 	}
-	shown = wrapPlain(sanitize(head), width)
+	shown = wrapPlain(termtext.Text(head), width)
 	if len(shown) > n {
 		hidden += len(shown) - n
 		shown = shown[:n]
