@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -467,69 +466,6 @@ func firstLine(s string) string {
 		s = s[:80] + "…"
 	}
 	return s
-}
-
-// markdownTranscript renders the folded items as a readable transcript.
-func markdownTranscript(st *model.State) string {
-	var b strings.Builder
-	title := ""
-	if v := st.Value("title"); v != nil {
-		_ = json.Unmarshal(v, &title)
-	}
-	if title == "" {
-		title = "Session " + st.SessionID
-	}
-	fmt.Fprintf(&b, "# %s\n", title)
-	for _, it := range st.Items() {
-		b.WriteString("\n")
-		writeItemMarkdown(&b, it)
-	}
-	if a := st.ActiveTurn(); a != nil {
-		fmt.Fprintf(&b, "\n_Turn %s is still running._\n", a.TurnID)
-	}
-	for _, q := range st.QueuedTurns() {
-		fmt.Fprintf(&b, "\n_Queued:_ %s\n", q.Text)
-	}
-	return b.String()
-}
-
-func writeItemMarkdown(w io.Writer, it *model.Item) {
-	status := ""
-	if it.Status != "" && it.Status != model.StatusCompleted {
-		status = " (" + it.Status + ")"
-	}
-	switch it.Kind {
-	case model.KindUserMessage:
-		fmt.Fprintf(w, "## User%s\n\n%s\n", status, it.Text())
-	case model.KindAgentMessage:
-		fmt.Fprintf(w, "## Agent%s\n\n%s\n", status, it.Text())
-	case model.KindReasoning:
-		fmt.Fprintf(w, "## Reasoning%s\n\n", status)
-		for _, s := range it.Summary() {
-			fmt.Fprintf(w, "> %s\n", strings.ReplaceAll(s, "\n", "\n> "))
-		}
-	case model.KindToolCall:
-		fmt.Fprintf(w, "## Tool: %s%s\n\n", it.ToolName(), status)
-		if in := it.InputText(); in != "" {
-			fmt.Fprintf(w, "Input:\n\n```\n%s\n```\n\n", in)
-		}
-		if out := it.Output(); out != "" {
-			fmt.Fprintf(w, "Output:\n\n```\n%s\n```\n", out)
-		}
-		if code, ok := it.ExitCode(); ok {
-			fmt.Fprintf(w, "\nExit code: %d\n", code)
-		}
-		if msg := it.ErrorMessage(); msg != "" {
-			fmt.Fprintf(w, "\nError: %s\n", msg)
-		}
-	case model.KindError:
-		fmt.Fprintf(w, "## Error\n\n%s\n", it.ErrorMessage())
-	case model.KindContextCompaction:
-		fmt.Fprintf(w, "## Context compacted%s\n", status)
-	default:
-		raw, _ := it.MarshalJSON()
-		fmt.Fprintf(w, "## %s%s\n\n```json\n%s\n```\n", it.Kind, status, raw)
-	}
 }
 
 func queuedTurn(st *model.State, turnID string) bool {
