@@ -17,6 +17,7 @@ import (
 
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // Exit codes of the non-interactive commands (documented in docs/sync.md).
@@ -108,10 +109,10 @@ reconnecting as needed.
 			o.OnEvent = func(ev *model.Event) {
 				if asJSON {
 					b, _ := json.Marshal(ev.Element())
-					out.line(b)
+					out.line(termtext.JSON(b))
 					return
 				}
-				out.line([]byte(describeEvent(ev)))
+				out.line([]byte(termtext.Line(describeEvent(ev))))
 			}
 			defer out.flush()
 			return follow(cmd.Context(), o, out.flush, func(s sync.Snapshot, _ *sync.Client) (bool, error) {
@@ -159,7 +160,7 @@ turn before printing.
 				defer cancel()
 				return true, c.Inspect(ctx, func(st *model.State) {
 					if format == "json" {
-						out = append(st.Encode(), '\n')
+						out = append(termtext.JSON(st.Encode()), '\n')
 					} else {
 						out = []byte(markdownTranscript(st))
 					}
@@ -228,11 +229,13 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 							continue
 						}
 						seenApproval[a.ApprovalID] = true
+						// The summary is what gets approved: shown whole.
+						id, summary := termtext.Line(a.ApprovalID), termtext.VisibleLine(a.Summary)
 						if onApproval == "ask" {
-							fmt.Fprintf(cmd.ErrOrStderr(), "lookout: waiting for approval %s: %s (answer it in lookout attach, or use --on-approval)\n", a.ApprovalID, a.Summary)
+							fmt.Fprintf(cmd.ErrOrStderr(), "lookout: waiting for approval %s: %s (answer it in lookout attach, or use --on-approval)\n", id, summary)
 							continue
 						}
-						fmt.Fprintf(cmd.ErrOrStderr(), "lookout: %s approval %s: %s\n", map[string]string{"approve": "approving", "deny": "denying"}[onApproval], a.ApprovalID, a.Summary)
+						fmt.Fprintf(cmd.ErrOrStderr(), "lookout: %s approval %s: %s\n", map[string]string{"approve": "approving", "deny": "denying"}[onApproval], id, summary)
 						c.Respond(a.ApprovalID, onApproval)
 					}
 				}
@@ -292,7 +295,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 				return done, terr
 			})
 			if result != "" {
-				fmt.Fprintln(cmd.OutOrStdout(), result)
+				fmt.Fprintln(cmd.OutOrStdout(), termtext.Text(result))
 			}
 			return err
 		},
@@ -320,13 +323,13 @@ func newSessionsCmd() *cobra.Command {
 			w := cmd.OutOrStdout()
 			if asJSON {
 				b, _ := json.Marshal(ss)
-				_, err := fmt.Fprintf(w, "%s\n", b)
+				_, err := fmt.Fprintf(w, "%s\n", termtext.JSON(b))
 				return err
 			}
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "SESSION\tSTATUS\tUPDATED\tTITLE")
 			for _, s := range ss {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.SessionID, s.Status, s.UpdatedAt, s.Title)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", termtext.Line(s.SessionID), termtext.Line(s.Status), termtext.Line(s.UpdatedAt), termtext.Line(s.Title))
 			}
 			return tw.Flush()
 		},
@@ -434,7 +437,9 @@ func (l *lockedWriter) flush() {
 	l.w.Flush()
 }
 
-// describeEvent is watch's readable line for one event.
+// describeEvent is watch's readable line for one event. Texts are quoted
+// (%q); the caller cleans the whole line with termtext.Line, since names,
+// ids and raw params come from the host too.
 func describeEvent(ev *model.Event) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%6d %-18s", ev.Seq, ev.Method)
