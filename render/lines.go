@@ -8,8 +8,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// wrapPlain word-wraps sanitized plain text (termtext.Text) to width cells, breaking words
-// that do not fit. Blank lines are kept. It returns at least one line.
+// wrapPlain word-wraps plain text, cleaned by termtext (Text or Visible),
+// to width cells, breaking words that do not fit. Blank lines are kept. It
+// returns at least one line.
 func wrapPlain(s string, width int) []string {
 	if width < 1 {
 		width = 1
