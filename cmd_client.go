@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // Exit codes of the non-interactive commands (documented in docs/sync.md).
@@ -110,10 +110,10 @@ reconnecting as needed.
 			o.OnEvent = func(ev *model.Event) {
 				if asJSON {
 					b, _ := json.Marshal(ev.Element())
-					out.line(b)
+					out.line(termtext.JSON(b))
 					return
 				}
-				out.line([]byte(describeEvent(ev)))
+				out.line([]byte(termtext.Line(describeEvent(ev))))
 			}
 			defer out.flush()
 			return follow(cmd.Context(), o, out.flush, func(s sync.Snapshot, _ *sync.Client) (bool, error) {
@@ -161,7 +161,7 @@ turn before printing.
 				defer cancel()
 				return true, c.Inspect(ctx, func(st *model.State) {
 					if format == "json" {
-						out = append(st.Encode(), '\n')
+						out = append(termtext.JSON(st.Encode()), '\n')
 					} else {
 						out = []byte(markdownTranscript(st))
 					}
@@ -245,11 +245,13 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 							continue
 						}
 						seenApproval[a.ApprovalID] = true
+						// The summary is what gets approved: shown whole.
+						id, summary := termtext.Line(a.ApprovalID), termtext.VisibleLine(a.Summary)
 						if onApproval == "ask" {
-							fmt.Fprintf(cmd.ErrOrStderr(), "lookout: waiting for approval %s: %s (answer it in lookout attach, or use --on-approval)\n", a.ApprovalID, a.Summary)
+							fmt.Fprintf(cmd.ErrOrStderr(), "lookout: waiting for approval %s: %s (answer it in lookout attach, or use --on-approval)\n", id, summary)
 							continue
 						}
-						fmt.Fprintf(cmd.ErrOrStderr(), "lookout: %s approval %s: %s\n", map[string]string{"approve": "approving", "deny": "denying"}[onApproval], a.ApprovalID, a.Summary)
+						fmt.Fprintf(cmd.ErrOrStderr(), "lookout: %s approval %s: %s\n", map[string]string{"approve": "approving", "deny": "denying"}[onApproval], id, summary)
 						c.Respond(a.ApprovalID, onApproval)
 					}
 				}
@@ -309,7 +311,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 				return done, terr
 			})
 			if result != "" {
-				fmt.Fprintln(cmd.OutOrStdout(), result)
+				fmt.Fprintln(cmd.OutOrStdout(), termtext.Text(result))
 			}
 			return err
 		},
@@ -338,13 +340,13 @@ func newSessionsCmd() *cobra.Command {
 			w := cmd.OutOrStdout()
 			if asJSON {
 				b, _ := json.Marshal(ss)
-				_, err := fmt.Fprintf(w, "%s\n", b)
+				_, err := fmt.Fprintf(w, "%s\n", termtext.JSON(b))
 				return err
 			}
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "SESSION\tSTATUS\tUPDATED\tTITLE")
 			for _, s := range ss {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.SessionID, s.Status, s.UpdatedAt, s.Title)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", termtext.Line(s.SessionID), termtext.Line(s.Status), termtext.Line(s.UpdatedAt), termtext.Line(s.Title))
 			}
 			return tw.Flush()
 		},
@@ -456,7 +458,9 @@ func (l *lockedWriter) flush() {
 	l.w.Flush()
 }
 
-// describeEvent is watch's readable line for one event.
+// describeEvent is watch's readable line for one event. Texts are quoted
+// (%q); the caller cleans the whole line with termtext.Line, since names,
+// ids and raw params come from the host too.
 func describeEvent(ev *model.Event) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%6d %-18s", ev.Seq, ev.Method)
@@ -488,69 +492,6 @@ func firstLine(s string) string {
 		s = s[:80] + "…"
 	}
 	return s
-}
-
-// markdownTranscript renders the folded items as a readable transcript.
-func markdownTranscript(st *model.State) string {
-	var b strings.Builder
-	title := ""
-	if v := st.Value("title"); v != nil {
-		_ = json.Unmarshal(v, &title)
-	}
-	if title == "" {
-		title = "Session " + st.SessionID
-	}
-	fmt.Fprintf(&b, "# %s\n", title)
-	for _, it := range st.Items() {
-		b.WriteString("\n")
-		writeItemMarkdown(&b, it)
-	}
-	if a := st.ActiveTurn(); a != nil {
-		fmt.Fprintf(&b, "\n_Turn %s is still running._\n", a.TurnID)
-	}
-	for _, q := range st.QueuedTurns() {
-		fmt.Fprintf(&b, "\n_Queued:_ %s\n", q.Text)
-	}
-	return b.String()
-}
-
-func writeItemMarkdown(w io.Writer, it *model.Item) {
-	status := ""
-	if it.Status != "" && it.Status != model.StatusCompleted {
-		status = " (" + it.Status + ")"
-	}
-	switch it.Kind {
-	case model.KindUserMessage:
-		fmt.Fprintf(w, "## User%s\n\n%s\n", status, it.Text())
-	case model.KindAgentMessage:
-		fmt.Fprintf(w, "## Agent%s\n\n%s\n", status, it.Text())
-	case model.KindReasoning:
-		fmt.Fprintf(w, "## Reasoning%s\n\n", status)
-		for _, s := range it.Summary() {
-			fmt.Fprintf(w, "> %s\n", strings.ReplaceAll(s, "\n", "\n> "))
-		}
-	case model.KindToolCall:
-		fmt.Fprintf(w, "## Tool: %s%s\n\n", it.ToolName(), status)
-		if in := it.InputText(); in != "" {
-			fmt.Fprintf(w, "Input:\n\n```\n%s\n```\n\n", in)
-		}
-		if out := it.Output(); out != "" {
-			fmt.Fprintf(w, "Output:\n\n```\n%s\n```\n", out)
-		}
-		if code, ok := it.ExitCode(); ok {
-			fmt.Fprintf(w, "\nExit code: %d\n", code)
-		}
-		if msg := it.ErrorMessage(); msg != "" {
-			fmt.Fprintf(w, "\nError: %s\n", msg)
-		}
-	case model.KindError:
-		fmt.Fprintf(w, "## Error\n\n%s\n", it.ErrorMessage())
-	case model.KindContextCompaction:
-		fmt.Fprintf(w, "## Context compacted%s\n", status)
-	default:
-		raw, _ := it.MarshalJSON()
-		fmt.Fprintf(w, "## %s%s\n\n```json\n%s\n```\n", it.Kind, status, raw)
-	}
 }
 
 func queuedTurn(st *model.State, turnID string) bool {

@@ -5,16 +5,26 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 func main() {
 	if err := newRootCmd().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "lookout:", err)
+		printError(os.Stderr, err)
 		os.Exit(exitCode(err))
 	}
+}
+
+// printError reports the error a command ended with. Its text may quote
+// the host (a turn's error, a rejection's detail, a sync error), so it is
+// cleaned with termtext.Text.
+func printError(w io.Writer, err error) {
+	fmt.Fprintln(w, "lookout:", termtext.Text(err.Error()))
 }
 
 func newRootCmd() *cobra.Command {

@@ -1,6 +1,9 @@
 package render
 
-import "github.com/lookout-sh/lookout/model"
+import (
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
+)
 
 // Notes shown on items whose end was not an ordinary terminal.
 const (
@@ -35,7 +38,7 @@ func (r *Renderer) annotationLines(it *model.Item, prefix string, width int) []s
 // spinner frame, or a static mark when there is none.
 func spin(o ItemOptions, static string) string {
 	if o.Spinner != "" {
-		return oneLine(o.Spinner)
+		return termtext.Line(o.Spinner)
 	}
 	return static
 }

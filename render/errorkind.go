@@ -1,6 +1,9 @@
 package render
 
-import "github.com/lookout-sh/lookout/model"
+import (
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
+)
 
 // errorItem renders an error item as a callout: a bar in the error colour,
 // an "Error" title, and the message wrapped beside the bar.
@@ -18,7 +21,7 @@ func (r *Renderer) errorItem(it *model.Item, cw int, _ ItemOptions) []string {
 		bar, w = "", cw
 	}
 	lines := []string{bar + t.Error.Bold(true).Render(clamp("✗ Error", w))}
-	for _, l := range wrapPlain(sanitize(msg), w) {
+	for _, l := range wrapPlain(termtext.Text(msg), w) {
 		if l == "" {
 			lines = append(lines, bar)
 			continue

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // metaFields are the common item members, shown together on one faint
@@ -36,7 +37,7 @@ func (r *Renderer) generic(it *model.Item, cw int, o ItemOptions) []string {
 	if live(it) {
 		mark = spin(o, mark)
 	}
-	header := t.Accent.Render(mark+" "+oneLine(kind)) + t.Muted.Render(" · "+oneLine(status))
+	header := t.Accent.Render(mark+" "+termtext.Line(kind)) + t.Muted.Render(" · "+termtext.Line(status))
 	lines := []string{clamp(header, cw)}
 	indent, w := "  ", cw-2
 	if cw < 12 {
@@ -60,8 +61,8 @@ func (r *Renderer) generic(it *model.Item, cw int, o ItemOptions) []string {
 			}
 			val = val[:cut] + "…"
 		}
-		label := oneLine(name) + ": "
-		wrapped := wrapPlain(sanitize(label+val), w)
+		label := termtext.Line(name) + ": "
+		wrapped := wrapPlain(termtext.Text(label+val), w)
 		if !o.Expanded && len(wrapped) > genericValueLines {
 			wrapped = wrapped[:genericValueLines]
 			wrapped[genericValueLines-1] = truncateEnd(wrapped[genericValueLines-1]+" …", w)
@@ -75,7 +76,7 @@ func (r *Renderer) generic(it *model.Item, cw int, o ItemOptions) []string {
 		}
 	}
 	if len(meta) > 0 {
-		lines = append(lines, styleLines(t.Faint, prefixLines(indent, indent, wrapPlain(sanitize(strings.Join(meta, " · ")), w)))...)
+		lines = append(lines, styleLines(t.Faint, prefixLines(indent, indent, wrapPlain(termtext.Text(strings.Join(meta, " · ")), w)))...)
 	}
 	return append(lines, r.annotationLines(it, "", cw)...)
 }

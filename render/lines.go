@@ -3,96 +3,14 @@ package render
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// sanitize turns untrusted text (tool output, prompts, field values) into
-// something that is safe to lay out: escape sequences are stripped, CRLF
-// becomes LF, a carriage return inside a line keeps only what was written
-// after it (progress bars), tabs expand to the next multiple of four
-// columns, and every other control character is dropped.
-func sanitize(s string) string {
-	if isCleanText(s) {
-		return s
-	}
-	if strings.IndexByte(s, 0x1b) >= 0 || strings.ContainsRune(s, 0x9b) {
-		s = ansi.Strip(s)
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	col := 0
-	lineStart := 0 // index in b of the current line's start
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\r':
-			if i+1 < len(s) && s[i+1] == '\n' {
-				break // CRLF: the LF ends the line
-			}
-			// A bare CR returns to column 0: what follows overwrites the line.
-			str := b.String()[:lineStart]
-			b.Reset()
-			b.WriteString(str)
-			col = 0
-		case r == '\n':
-			b.WriteByte('\n')
-			col = 0
-			lineStart = b.Len()
-		case r == '\t':
-			n := 4 - col%4
-			b.WriteString("    "[:n])
-			col += n
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(utf8.RuneError)
-			col++
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			// other control characters are dropped
-		default:
-			b.WriteString(s[i : i+size])
-			col++ // only used for tab stops; an approximation for wide runes
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// oneLine is sanitize for text shown on a single line (names, labels):
-// line breaks become spaces.
-func oneLine(s string) string {
-	s = sanitize(s)
-	if strings.IndexByte(s, '\n') >= 0 {
-		s = strings.ReplaceAll(s, "\n", " ")
-	}
-	return s
-}
-
-// isCleanText reports whether s has no control characters except LF
-// (C0, DEL or C1) and no invalid UTF-8, so sanitize would return it
-// unchanged.
-func isCleanText(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < 0x80 {
-			if c < 0x20 && c != '\n' || c == 0x7f {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r < 0xa0 {
-			return false
-		}
-		i += size
-	}
-	return true
-}
-
-// wrapPlain word-wraps sanitized plain text to width cells, breaking words
-// that do not fit. Blank lines are kept. It returns at least one line.
+// wrapPlain word-wraps plain text, cleaned by termtext (Text or Visible),
+// to width cells, breaking words that do not fit. Blank lines are kept. It
+// returns at least one line.
 func wrapPlain(s string, width int) []string {
 	if width < 1 {
 		width = 1

@@ -10,32 +10,6 @@ import (
 
 func darkTheme() themes.Theme { return themes.Dark() }
 
-func TestSanitize(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"plain text\nline two", "plain text\nline two"},
-		{"\x1b[31mred\x1b[0m and \x1b]8;;http://x\x07link\x1b]8;;\x07", "red and link"},
-		{"a\tb", "a   b"},
-		{"abcd\te", "abcd    e"},
-		{"crlf\r\nnext", "crlf\nnext"},
-		{"10%\r50%\r100%\ndone", "100%\ndone"},
-		{"bell\x07 nul\x00 del\x7f", "bell nul del"},
-		{"c1\u0085here", "c1here"},
-		{"bad \xff byte", "bad \ufffd byte"},
-		{"漢字 🚀", "漢字 🚀"},
-		{"漢字\x1b]8;;u\x1b\\ after wide", "漢字 after wide"},
-		{"é\x07", "é"},
-		{"\ufffd is fine", "\ufffd is fine"},
-	}
-	for _, c := range cases {
-		if got := sanitize(c.in); got != c.want {
-			t.Errorf("sanitize(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-	if got := oneLine("a\nb"); got != "a b" {
-		t.Errorf("oneLine = %q", got)
-	}
-}
-
 func TestWrapPlain(t *testing.T) {
 	got := wrapPlain("the quick brown fox jumps over the lazy dog\n\nend", 10)
 	want := []string{"the quick", "brown fox", "jumps over", "the lazy", "dog", "", "end"}

@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"charm.land/glamour/v2"
+
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // maxMarkdownRenderers bounds the glamour renderers kept (one per wrap
@@ -39,7 +41,7 @@ func (r *Renderer) termRenderer(w int) *glamour.TermRenderer {
 // row) and each fits width. When
 // glamour fails the text is shown wrapped and unstyled rather than lost.
 func (r *Renderer) markdown(src string, width int) []string {
-	src = sanitize(src)
+	src = termtext.Text(src)
 	if strings.TrimSpace(src) == "" {
 		return nil
 	}

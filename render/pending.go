@@ -2,6 +2,7 @@ package render
 
 import (
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // pendingLabel is the state a pending prompt shows beside "You".
@@ -19,7 +20,7 @@ func pendingLabel(s model.PendingStatus) string {
 	if s == "" {
 		return "pending"
 	}
-	return oneLine(string(s))
+	return termtext.Line(string(s))
 }
 
 // Pending renders one of this client's own in-flight prompts: laid out

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // reasoning renders the model's thinking summary. Collapsed (the default)
@@ -39,7 +40,7 @@ func (r *Renderer) reasoning(it *model.Item, cw int, o ItemOptions) []string {
 			head += " (" + itoa(n) + " parts)"
 		}
 	}
-	lines := []string{t.Reasoning.Render(truncateEnd(oneLine(head), cw))}
+	lines := []string{t.Reasoning.Render(truncateEnd(termtext.Line(head), cw))}
 	if o.Expanded {
 		indent, w := "  ", cw-2
 		if cw < 12 {
@@ -49,7 +50,7 @@ func (r *Renderer) reasoning(it *model.Item, cw int, o ItemOptions) []string {
 			if i > 0 {
 				lines = append(lines, "")
 			}
-			for src := range strings.SplitSeq(sanitize(strings.TrimSpace(p)), "\n") {
+			for src := range strings.SplitSeq(termtext.Text(strings.TrimSpace(p)), "\n") {
 				style := t.Reasoning
 				if title := summaryTitle(src); title != "" && title != strings.TrimSpace(src) {
 					// A line that is all emphasis ("**Planning**") is a title.

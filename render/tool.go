@@ -9,6 +9,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // Tool card bounds when collapsed.
@@ -89,7 +90,7 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 		top, side, bottom = t.ToolBorder.Render("╭─")+" ", t.ToolBorder.Render("│")+" ", t.ToolBorder.Render("╰─")
 		bw = cw - 2
 	}
-	header := top + st.style.Render(st.icon) + " " + t.ToolName.Render(oneLine(name)) +
+	header := top + st.style.Render(st.icon) + " " + t.ToolName.Render(termtext.VisibleLine(name)) +
 		t.Muted.Render(" · ") + st.style.Render(st.label)
 	lines := []string{clamp(header, cw)}
 	body := func(style lipgloss.Style, ls []string) {
@@ -108,28 +109,31 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 	}
 
 	// Input: the streaming text, or the parsed input once there is one.
+	// It is what the user approves, so every character of it shows
+	// (termtext.Visible): a CR or an escape sequence cannot hide a part.
 	if it.Status == model.StatusInputStreaming || !it.Has("input") {
 		if in := it.InputText(); in != "" {
-			shown, hidden := tailWrapped(in, bw, toolTailLines, o.Expanded)
+			shown, hidden := tailWrapped(in, bw, toolTailLines, o.Expanded, termtext.Visible)
 			hiddenNote(hidden, "earlier input line")
 			body(t.Code, shown)
 		}
 	} else if in := toolInput(it); in != "" {
-		shown, hidden := headWrapped(in, bw, toolInputLines, o.Expanded)
+		shown, hidden := headWrapped(in, bw, toolInputLines, o.Expanded, termtext.Visible)
 		body(t.Code, shown)
 		hiddenNote(hidden, "more input line")
 	}
 
-	// Output: its tail unless expanded.
+	// Output: its tail unless expanded. A bare CR keeps its progress-bar
+	// meaning here (termtext.Text).
 	if out := it.Output(); out != "" {
-		shown, hidden := tailWrapped(out, bw, toolTailLines, o.Expanded)
+		shown, hidden := tailWrapped(out, bw, toolTailLines, o.Expanded, termtext.Text)
 		hiddenNote(hidden, "earlier output line")
 		body(t.Text, shown)
 	}
 
 	// Error.
 	if msg := it.ErrorMessage(); msg != "" {
-		body(t.Error, wrapPlain(sanitize(msg), bw))
+		body(t.Error, wrapPlain(termtext.Text(msg), bw))
 	}
 
 	// Notes: host-truncated fields and abnormal ends, the last one on the
@@ -140,7 +144,7 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 		if f == "*" {
 			what = "content"
 		}
-		notes = append(notes, "⚠ "+sanitize(what)+" truncated by host")
+		notes = append(notes, "⚠ "+termtext.Line(what)+" truncated by host")
 	}
 	if a := annotationText(it); a != "" {
 		notes = append(notes, a)
@@ -165,13 +169,14 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 	return lines
 }
 
-// tailWrapped wraps s to width and, unless all, keeps only the last n
-// wrapped lines. Only the last n source lines are wrapped when cut, so the
-// cost follows the tail, not the whole text. hidden counts the source and
+// tailWrapped makes s safe with clean (termtext.Text or Visible), wraps
+// it to width and, unless all, keeps only the last n wrapped lines. Only
+// the last n source lines are cleaned and wrapped when cut, so the cost
+// follows the tail, not the whole text. hidden counts the source and
 // wrapped lines left out.
-func tailWrapped(s string, width, n int, all bool) (shown []string, hidden int) {
+func tailWrapped(s string, width, n int, all bool, clean func(string) string) (shown []string, hidden int) {
 	if all {
-		return wrapPlain(sanitize(strings.TrimRight(s, "\n")), width), 0
+		return wrapPlain(clean(strings.TrimRight(s, "\n")), width), 0
 	}
 	tail, skipped := tailLines(s, n)
 	if limit := n*width*4 + 64; len(tail) > limit {
@@ -182,7 +187,7 @@ func tailWrapped(s string, width, n int, all bool) (shown []string, hidden int) 
 		}
 		tail = "…" + tail[cut:]
 	}
-	shown = wrapPlain(sanitize(tail), width)
+	shown = wrapPlain(clean(tail), width)
 	if len(shown) > n {
 		skipped += len(shown) - n
 		shown = shown[len(shown)-n:]
@@ -190,13 +195,14 @@ func tailWrapped(s string, width, n int, all bool) (shown []string, hidden int) 
 	return shown, skipped
 }
 
-// headWrapped wraps s to width and, unless all, keeps only the first n
-// wrapped lines, wrapping no more of s than can show. hidden counts the
+// headWrapped makes s safe with clean (termtext.Text or Visible), wraps
+// it to width and, unless all, keeps only the first n wrapped lines,
+// cleaning and wrapping no more of s than can show. hidden counts the
 // source and wrapped lines left out.
-func headWrapped(s string, width, n int, all bool) (shown []string, hidden int) {
+func headWrapped(s string, width, n int, all bool, clean func(string) string) (shown []string, hidden int) {
 	s = strings.TrimRight(s, "\n")
 	if all {
-		return wrapPlain(sanitize(s), width), 0
+		return wrapPlain(clean(s), width), 0
 	}
 	head, rest := s, ""
 	end := 0
@@ -219,7 +225,7 @@ func headWrapped(s string, width, n int, all bool) (shown []string, hidden int) 
 		}
 		head = head[:cut] + "…"
 	}
-	shown = wrapPlain(sanitize(head), width)
+	shown = wrapPlain(clean(head), width)
 	if len(shown) > n {
 		hidden += len(shown) - n
 		shown = shown[:n]

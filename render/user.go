@@ -3,6 +3,7 @@ package render
 import (
 	"charm.land/lipgloss/v2"
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // userMessage renders a prompt: a bar in the user colour down its left
@@ -23,9 +24,9 @@ func (r *Renderer) prompt(bar, label string, textStyle lipgloss.Style, text stri
 	if cw < 4 {
 		// Too narrow for a bar: label and text only.
 		lines := []string{clamp(label, cw)}
-		return append(lines, styleLines(textStyle, wrapPlain(sanitize(text), cw))...)
+		return append(lines, styleLines(textStyle, wrapPlain(termtext.Text(text), cw))...)
 	}
-	body := wrapPlain(sanitize(text), cw-2)
+	body := wrapPlain(termtext.Text(text), cw-2)
 	lines := make([]string, 0, len(body)+1)
 	lines = append(lines, bar+" "+clamp(label, cw-2))
 	for _, l := range body {

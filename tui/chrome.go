@@ -13,6 +13,7 @@ import (
 	"github.com/lookout-sh/lookout/keymap"
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/termtext"
 	"github.com/lookout-sh/lookout/themes"
 )
 
@@ -21,7 +22,8 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func lipglossWidth(s string) int { return ansi.StringWidth(s) }
 
 // bannerLines renders the freshness banner (zero or one line) from the
-// sync snapshot. Cached history stays on screen below it.
+// sync snapshot. Cached history stays on screen below it. Error texts may
+// quote the host, so they are shown with termtext.Line.
 func bannerLines(t themes.Theme, snap sync.Snapshot, now time.Time, width int) []string {
 	f := snap.Freshness
 	var style lipgloss.Style
@@ -46,7 +48,7 @@ func bannerLines(t themes.Theme, snap sync.Snapshot, now time.Time, width int) [
 			msg += " (attempt " + itoa(f.Attempt) + ")"
 		}
 		if f.Err != "" {
-			msg += " · " + f.Err
+			msg += " · " + termtext.Line(f.Err)
 		}
 	case sync.Updating:
 		style, msg = t.BannerInfo, "↻ Updating messages…"
@@ -55,7 +57,7 @@ func bannerLines(t themes.Theme, snap sync.Snapshot, now time.Time, width int) [
 	case sync.Retrying:
 		style, msg = t.BannerInfo, "↻ Sync error: "+orDash(f.Err)+" · retrying…"
 	default:
-		style, msg = t.BannerInfo, string(f.State)
+		style, msg = t.BannerInfo, termtext.Line(string(f.State))
 	}
 	if snap.CachePainted {
 		msg += " · showing the cached copy"
@@ -63,15 +65,19 @@ func bannerLines(t themes.Theme, snap sync.Snapshot, now time.Time, width int) [
 	return []string{style.Render(fit(" "+msg, width))}
 }
 
+// orDash is an error text for a banner: one clean line, "unknown" when
+// there is none.
 func orDash(s string) string {
-	if s == "" {
+	if s = termtext.Line(s); s == "" {
 		return "unknown"
 	}
 	return s
 }
 
 // approvalLines renders the approval prompt bar for the first waiting
-// approval (two lines), or nothing.
+// approval (two lines), or nothing. The tool and the summary are what the
+// user approves: they are shown whole, controls as glyphs
+// (termtext.VisibleLine), so nothing in them can hide the rest.
 func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) []string {
 	if v == nil || len(v.Approvals) == 0 {
 		return nil
@@ -79,7 +85,7 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) [
 	a := v.Approvals[0]
 	tool := ""
 	if it := v.ItemByID(a.ItemID); it != nil {
-		tool = it.ToolName()
+		tool = termtext.VisibleLine(it.ToolName())
 	}
 	head := "⚠ Approval needed"
 	if tool != "" {
@@ -88,7 +94,7 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) [
 	if n := len(v.Approvals); n > 1 {
 		head += " (1 of " + itoa(n) + ")"
 	}
-	summary := strings.Join(strings.Fields(a.Summary), " ")
+	summary := termtext.VisibleLine(strings.TrimSpace(a.Summary))
 	if summary == "" {
 		summary = "(no summary)"
 	}
@@ -116,7 +122,9 @@ type statusInput struct {
 	mouseOff   bool
 }
 
-// statusLine renders the one-line status bar.
+// statusLine renders the one-line status bar. Every text in it that may
+// come from the host (title, warnings, turn errors) is one clean line
+// (termtext.Line).
 func statusLine(t themes.Theme, in statusInput, width int) string {
 	sep := t.Muted.Render(" · ")
 	var left []string
@@ -124,8 +132,9 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 	if in.view != nil {
 		title = in.view.Title()
 	}
+	title = termtext.Line(title)
 	if title == "" {
-		title = in.sessionID
+		title = termtext.Line(in.sessionID)
 	}
 	if title == "" {
 		title = "no session"
@@ -136,7 +145,7 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 		if in.noticeWarn {
 			st = t.Warning
 		}
-		left = append(left, st.Render(in.notice))
+		left = append(left, st.Render(termtext.Line(in.notice)))
 	}
 	left = append(left, turnState(t, in))
 	if in.snap.Durability == "ephemeral" {
@@ -144,7 +153,7 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 	}
 	if in.view != nil && len(in.view.Warnings) > 0 {
 		w := in.view.Warnings[len(in.view.Warnings)-1]
-		left = append(left, t.Warning.Render("⚠ "+warningText(w)))
+		left = append(left, t.Warning.Render("⚠ "+termtext.Line(warningText(w))))
 	}
 	if n := len(in.snap.Errors); n > 0 {
 		word := " sync errors"
@@ -154,7 +163,7 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 		left = append(left, t.Error.Render(itoa(n)+word))
 	}
 	if in.host != "" {
-		left = append(left, t.Muted.Render(in.host))
+		left = append(left, t.Muted.Render(termtext.Line(in.host)))
 	}
 	var right []string
 	if in.position != "" {
@@ -202,7 +211,7 @@ func turnState(t themes.Theme, in statusInput) string {
 		if lt.Error != nil && lt.Error.Message != "" {
 			s += ": " + lt.Error.Message
 		}
-		return t.Warning.Render(s) + t.Muted.Render(queued)
+		return t.Warning.Render(termtext.Line(s)) + t.Muted.Render(queued)
 	}
 	return t.Success.Render("idle") + t.Muted.Render(queued)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // handleKey routes a key press: help screen first, then the keys that
@@ -205,7 +206,7 @@ func (m *Model) respond(decision string) tea.Cmd {
 	if decision == "deny" {
 		word = "denied"
 	}
-	m.setNotice(word+": "+firstLine(a.Summary), false)
+	m.setNotice(word+": "+termtext.VisibleLine(firstLine(a.Summary)), false)
 	return tea.Batch(func() tea.Msg { src.Respond(a.ApprovalID, decision); return nil }, m.expireNotice())
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/render"
 	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/termtext"
 	"github.com/lookout-sh/lookout/themes"
 )
 
@@ -462,9 +463,21 @@ func (m *Model) View() tea.View {
 	if m.mouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
-	v.WindowTitle = "lookout"
-	if m.view != nil && m.view.Title() != "" {
-		v.WindowTitle = "lookout · " + m.view.Title()
-	}
+	v.WindowTitle = windowTitle(m.view)
 	return v
+}
+
+// windowTitle is the terminal window's title: "lookout · <session title>".
+// The title comes from the host, and the terminal writes it inside an OSC
+// sequence, so it is cut to one line with no control character at all
+// (termtext.Line): a BEL or ESC in it would end the sequence and start
+// another (a clipboard write, say).
+func windowTitle(v *model.View) string {
+	if v == nil {
+		return "lookout"
+	}
+	if t := termtext.Line(v.Title()); t != "" {
+		return "lookout · " + t
+	}
+	return "lookout"
 }

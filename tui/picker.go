@@ -10,6 +10,7 @@ import (
 
 	"github.com/lookout-sh/lookout/keymap"
 	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/termtext"
 	"github.com/lookout-sh/lookout/themes"
 )
 
@@ -96,7 +97,9 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return p, nil
 }
 
-// View lists the sessions around the highlight.
+// View lists the sessions around the highlight. What the host said about
+// each session (title, id, status, time) is shown as one clean line
+// (termtext.Line).
 func (p *Picker) View() tea.View {
 	t := p.theme
 	w := max(p.width, 10)
@@ -105,7 +108,7 @@ func (p *Picker) View() tea.View {
 		hint = "↑/↓ choose · enter open · " + p.km.PickerNew.Help().Key + " new session · esc cancel"
 	}
 	lines := []string{
-		fit(" "+t.AgentLabel.Render("Sessions on "+p.host), w),
+		fit(" "+t.AgentLabel.Render("Sessions on "+termtext.Line(p.host)), w),
 		fit(" "+t.Muted.Render(hint), w),
 		"",
 	}
@@ -119,16 +122,16 @@ func (p *Picker) View() tea.View {
 	}
 	for i := first; i < len(p.sessions) && i < first+room; i++ {
 		s := p.sessions[i]
-		title := s.Title
+		title := termtext.Line(s.Title)
 		if title == "" {
 			title = "(untitled)"
 		}
-		row := title + t.Muted.Render(" · "+s.SessionID)
-		if s.Status != "" {
-			row += t.Muted.Render(" · " + s.Status)
+		row := title + t.Muted.Render(" · "+termtext.Line(s.SessionID))
+		if st := termtext.Line(s.Status); st != "" {
+			row += t.Muted.Render(" · " + st)
 		}
-		if s.UpdatedAt != "" {
-			row += t.Faint.Render(" · " + s.UpdatedAt)
+		if at := termtext.Line(s.UpdatedAt); at != "" {
+			row += t.Faint.Render(" · " + at)
 		}
 		if i == p.cur {
 			row = t.Selected.Render("▌") + " " + t.StatusKey.Render(ansi.Strip(title)) + ansi.Cut(row, ansi.StringWidth(title), ansi.StringWidth(row))

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
+)
+
+// markdownTranscript renders the folded items as a readable transcript.
+// Everything in it comes from the host, and it is printed to a terminal
+// as often as to a file, so it goes through termtext: titles and headings
+// as one line (Line), bodies as text (Text), a tool's name and input as
+// Visible (what was approved, whole), an unknown item's JSON with JSON.
+func markdownTranscript(st *model.State) string {
+	var b strings.Builder
+	title := ""
+	if v := st.Value("title"); v != nil {
+		_ = json.Unmarshal(v, &title)
+	}
+	if title = termtext.Line(title); title == "" {
+		title = "Session " + termtext.Line(st.SessionID)
+	}
+	fmt.Fprintf(&b, "# %s\n", title)
+	for _, it := range st.Items() {
+		b.WriteString("\n")
+		writeItemMarkdown(&b, it)
+	}
+	if a := st.ActiveTurn(); a != nil {
+		fmt.Fprintf(&b, "\n_Turn %s is still running._\n", termtext.Line(a.TurnID))
+	}
+	for _, q := range st.QueuedTurns() {
+		fmt.Fprintf(&b, "\n_Queued:_ %s\n", termtext.Text(q.Text))
+	}
+	return b.String()
+}
+
+func writeItemMarkdown(w io.Writer, it *model.Item) {
+	status := ""
+	if it.Status != "" && it.Status != model.StatusCompleted {
+		status = " (" + termtext.Line(it.Status) + ")"
+	}
+	switch it.Kind {
+	case model.KindUserMessage:
+		fmt.Fprintf(w, "## User%s\n\n%s\n", status, termtext.Text(it.Text()))
+	case model.KindAgentMessage:
+		fmt.Fprintf(w, "## Agent%s\n\n%s\n", status, termtext.Text(it.Text()))
+	case model.KindReasoning:
+		fmt.Fprintf(w, "## Reasoning%s\n\n", status)
+		for _, s := range it.Summary() {
+			fmt.Fprintf(w, "> %s\n", strings.ReplaceAll(termtext.Text(s), "\n", "\n> "))
+		}
+	case model.KindToolCall:
+		fmt.Fprintf(w, "## Tool: %s%s\n\n", termtext.VisibleLine(it.ToolName()), status)
+		if in := it.InputText(); in != "" {
+			fmt.Fprintf(w, "Input:\n\n```\n%s\n```\n\n", termtext.Visible(in))
+		}
+		if out := it.Output(); out != "" {
+			fmt.Fprintf(w, "Output:\n\n```\n%s\n```\n", termtext.Text(out))
+		}
+		if code, ok := it.ExitCode(); ok {
+			fmt.Fprintf(w, "\nExit code: %d\n", code)
+		}
+		if msg := it.ErrorMessage(); msg != "" {
+			fmt.Fprintf(w, "\nError: %s\n", termtext.Text(msg))
+		}
+	case model.KindError:
+		fmt.Fprintf(w, "## Error\n\n%s\n", termtext.Text(it.ErrorMessage()))
+	case model.KindContextCompaction:
+		fmt.Fprintf(w, "## Context compacted%s\n", status)
+	default:
+		raw, _ := it.MarshalJSON()
+		fmt.Fprintf(w, "## %s%s\n\n```json\n%s\n```\n", termtext.Line(it.Kind), status, termtext.JSON(raw))
+	}
+}
