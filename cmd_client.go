@@ -229,7 +229,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(cmd.ErrOrStderr(), id)
+				fmt.Fprintln(cmd.ErrOrStderr(), termtext.Line(id))
 				o.SessionID = id
 			}
 			var cid string

@@ -71,8 +71,47 @@ func writeItemMarkdown(w io.Writer, it *model.Item) {
 		fmt.Fprintf(w, "## Error\n\n%s\n", termtext.Text(it.ErrorMessage()))
 	case model.KindContextCompaction:
 		fmt.Fprintf(w, "## Context compacted%s\n", status)
+	case model.KindFileChange:
+		writeFileChangeMarkdown(w, it, status)
 	default:
 		raw, _ := it.MarshalJSON()
 		fmt.Fprintf(w, "## %s%s\n\n```json\n%s\n```\n", termtext.Line(it.Kind), status, termtext.JSON(raw))
 	}
+}
+
+// writeFileChangeMarkdown exports a fileChange as one diff block per file,
+// with git-style ---/+++ headers so that tools reading the export see a
+// patch.
+func writeFileChangeMarkdown(w io.Writer, it *model.Item, status string) {
+	changes := it.FileChanges()
+	fmt.Fprintf(w, "## File changes%s\n", status)
+	for _, c := range changes {
+		from, to := "a/"+c.Path, "b/"+c.Path
+		switch {
+		case c.Kind == "add":
+			from = "/dev/null"
+		case c.Kind == "delete":
+			to = "/dev/null"
+		case c.MovePath != "":
+			to = "b/" + c.MovePath
+		}
+		fmt.Fprintf(w, "\n```diff\n--- %s\n+++ %s\n%s", termtext.Line(from), termtext.Line(to), visibleKeepingTabs(c.Diff))
+		if c.Diff != "" && !strings.HasSuffix(c.Diff, "\n") {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, "```")
+	}
+	if msg := it.ErrorMessage(); msg != "" {
+		fmt.Fprintf(w, "\nError: %s\n", termtext.Text(msg))
+	}
+}
+
+// visibleKeepingTabs is termtext.Visible for code: tabs stay tabs (they
+// move no cursor past the text) while every other control shows.
+func visibleKeepingTabs(s string) string {
+	parts := strings.Split(s, "\t")
+	for i, p := range parts {
+		parts[i] = termtext.Visible(p)
+	}
+	return strings.Join(parts, "\t")
 }

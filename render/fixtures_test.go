@@ -157,6 +157,18 @@ func goldenCases() []goldenCase {
 			"toolName": "write_file", "input": map[string]any{"path": "/tmp/notes.md", "content": "# Notes\n\nremember the journal"}}))},
 		{name: "tool_running", opts: ItemOptions{Spinner: "⠸"}, item: fromJSON(itemJSON("t4", "toolCall", "running", 4, map[string]any{
 			"toolName": "bash", "input": map[string]any{"command": "go test ./..."}, "output": longOutput(20)}))},
+		{name: "file_change_proposed", opts: ItemOptions{Spinner: "⠋"}, item: fromJSON(itemJSON("f1", "fileChange", "inProgress", 1, map[string]any{
+			"changes": []any{map[string]any{"path": "/src/app/notes.txt", "kind": "add", "diff": "@@ -0,0 +1,2 @@\n+hello\n+\tindented\n"}}}))},
+		{name: "file_change_applied", item: fromJSON(itemJSON("f2", "fileChange", "completed", 2, map[string]any{
+			"changes": []any{
+				map[string]any{"path": "main.go", "kind": "update", "diff": "@@ -1,4 +1,4 @@\n package main\n-import \"fmt\"\n+import \"log\"\n \n" + longDiff(14)},
+				map[string]any{"path": "old.md", "kind": "update", "movePath": "docs/new.md", "diff": ""},
+				map[string]any{"path": "gone.txt", "kind": "delete", "diff": "@@ -1,1 +0,0 @@\n-bye\n"}}}))},
+		{name: "file_change_applied_expanded", opts: ItemOptions{Expanded: true}, item: fromJSON(itemJSON("f2", "fileChange", "completed", 2, map[string]any{
+			"changes": []any{map[string]any{"path": "main.go", "kind": "update", "diff": "@@ -1,4 +1,4 @@\n package main\n-import \"fmt\"\n+import \"log\"\n \n" + longDiff(14)}}}))},
+		{name: "file_change_declined", item: fromJSON(itemJSON("f3", "fileChange", "failed", 2, map[string]any{
+			"error": "the user declined this change",
+			"changes": []any{map[string]any{"path": "rm\rsafe.txt", "kind": "add", "diff": "@@ -0,0 +1,1 @@\n+x\x1b]52;c;cm0gLXJmIH4=\x07\n"}}}))},
 		{name: "tool_completed", item: fromJSON(itemJSON("t5", "toolCall", "completed", 5, map[string]any{
 			"toolName": "bash", "input": map[string]any{"command": "ls"}, "output": "go.mod\ngo.sum\nmain.go\n", "exitCode": 0}))},
 		{name: "tool_completed_expanded", opts: ItemOptions{Expanded: true}, item: fromJSON(itemJSON("t6", "toolCall", "completed", 5, map[string]any{
@@ -189,3 +201,20 @@ func goldenCases() []goldenCase {
 type rawJSON string
 
 func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
+
+// longDiff is n context-and-change lines of a unified diff hunk.
+func longDiff(n int) string {
+	var b strings.Builder
+	b.WriteString(fmt.Sprintf("@@ -10,%d +10,%d @@\n", n, n))
+	for i := range n {
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, "-\told line %d\n", i)
+		case 1:
+			fmt.Fprintf(&b, "+\tnew line %d\n", i)
+		default:
+			fmt.Fprintf(&b, " \tcontext %d\n", i)
+		}
+	}
+	return b.String()
+}

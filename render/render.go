@@ -225,6 +225,8 @@ func (r *Renderer) body(it *model.Item, c *itemCache, width int, o ItemOptions) 
 		lines = r.compaction(it, cw, o)
 	case model.KindError:
 		lines = r.errorItem(it, cw, o)
+	case model.KindFileChange:
+		lines = r.fileChange(it, cw, o)
 	default:
 		lines = r.generic(it, cw, o)
 	}
