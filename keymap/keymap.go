@@ -21,6 +21,7 @@ type KeyMap struct {
 	Retry      key.Binding // ctrl+r: retries syncing after a sync error
 	Approve    key.Binding // alt+a: approves the waiting tool call
 	Deny       key.Binding // alt+d: denies the waiting tool call
+	ApproveAll key.Binding // alt+s: approves it and the like of it for the session, when the agent offers that
 	Unqueue    key.Binding // alt+u: unqueues the selected or newest queued prompt
 	MouseTrack key.Binding // alt+m: releases or captures the mouse
 
@@ -45,6 +46,7 @@ type KeyMap struct {
 	Copy         key.Binding // y: copies the selected item (OSC 52)
 	ApproveT     key.Binding // a: approves the waiting tool call
 	DenyT        key.Binding // d: denies the waiting tool call
+	ApproveAllT  key.Binding // s: approves it for the session, when the agent offers that
 	UnqueueT     key.Binding // u: unqueues the selected or newest queued prompt
 	MouseTrackT  key.Binding // m: releases or captures the mouse
 	RetryT       key.Binding // r: retries syncing after a sync error
@@ -72,6 +74,7 @@ func Default() KeyMap {
 		Retry:      b(k("ctrl+r"), "ctrl+r", "retry sync"),
 		Approve:    b(k("alt+a"), "alt+a", "approve tool"),
 		Deny:       b(k("alt+d"), "alt+d", "deny tool"),
+		ApproveAll: b(k("alt+s"), "alt+s", "approve for the session"),
 		Unqueue:    b(k("alt+u"), "alt+u", "unqueue prompt"),
 		MouseTrack: b(k("alt+m"), "alt+m", "release/capture mouse"),
 
@@ -94,6 +97,7 @@ func Default() KeyMap {
 		Copy:         b(k("y"), "y", "copy item (OSC 52)"),
 		ApproveT:     b(k("a"), "a", "approve tool"),
 		DenyT:        b(k("d"), "d", "deny tool"),
+		ApproveAllT:  b(k("s"), "s", "approve for the session"),
 		UnqueueT:     b(k("u"), "u", "unqueue prompt"),
 		MouseTrackT:  b(k("m"), "m", "release/capture mouse"),
 		RetryT:       b(k("r"), "r", "retry sync"),
@@ -111,10 +115,10 @@ func Default() KeyMap {
 func (m KeyMap) Groups() []Group {
 	return []Group{
 		{Title: "Anywhere", Bindings: []key.Binding{m.Quit, m.Help, m.FocusNext, m.Interrupt, m.PageUp, m.PageDown,
-			m.Retry, m.Approve, m.Deny, m.Unqueue, m.MouseTrack}},
+			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.MouseTrack}},
 		{Title: "Composer", Bindings: []key.Binding{m.Send, m.Newline, m.HistoryPrev, m.HistoryNext, m.Top, m.Bottom}},
 		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,
-			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.Copy, m.ApproveT, m.DenyT, m.UnqueueT, m.MouseTrackT,
+			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.MouseTrackT,
 			m.RetryT, m.Compose, m.ClearSelect, m.QuitT}},
 		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.PickerSelect, m.PickerNew}},
 	}

@@ -167,7 +167,7 @@ func goldenCases() []goldenCase {
 		{name: "file_change_applied_expanded", opts: ItemOptions{Expanded: true}, item: fromJSON(itemJSON("f2", "fileChange", "completed", 2, map[string]any{
 			"changes": []any{map[string]any{"path": "main.go", "kind": "update", "diff": "@@ -1,4 +1,4 @@\n package main\n-import \"fmt\"\n+import \"log\"\n \n" + longDiff(14)}}}))},
 		{name: "file_change_declined", item: fromJSON(itemJSON("f3", "fileChange", "failed", 2, map[string]any{
-			"error": "the user declined this change",
+			"error":   "the user declined this change",
 			"changes": []any{map[string]any{"path": "rm\rsafe.txt", "kind": "add", "diff": "@@ -0,0 +1,1 @@\n+x\x1b]52;c;cm0gLXJmIH4=\x07\n"}}}))},
 		{name: "tool_completed", item: fromJSON(itemJSON("t5", "toolCall", "completed", 5, map[string]any{
 			"toolName": "bash", "input": map[string]any{"command": "ls"}, "output": "go.mod\ngo.sum\nmain.go\n", "exitCode": 0}))},

@@ -586,3 +586,33 @@ func TestClickSelectsTheRowUnderThePointer(t *testing.T) {
 		t.Fatalf("click on line %d selected %+v (focus %v)", y, d.m.tr.sel, d.m.focus)
 	}
 }
+
+func TestApproveForTheSessionOnlyWhenOffered(t *testing.T) {
+	f := newFake(t)
+	f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
+	f.frame(model.MethodItemStarted, obj{"item": obj{"itemId": "fc", "kind": "fileChange", "turnId": "t1", "revision": 1,
+		"status": "inProgress", "position": 2, "changes": []obj{{"path": "notes.txt", "kind": "add", "diff": "@@ -0,0 +1 @@\n+hi\n"}}}})
+	f.frame(model.MethodApprovalRequested, obj{"approvalId": "ap1", "turnId": "t1", "itemId": "fc",
+		"summary": "Apply changes to notes.txt", "options": []string{"approve", "approveForSession", "deny"}})
+	d := newDriver(t, 100, 30, Options{Source: f})
+	d.wantScreen("Approval needed: file change")
+	d.wantScreen("alt+s approve for the session")
+	d.wantScreen("+ notes.txt (new)")
+	d.keys("alt+s")
+	if !hasCall(f, "respond:ap1:approveForSession") {
+		t.Fatalf("calls %v", f.Calls())
+	}
+	d.wantScreen("approved for the session: Apply changes to notes.txt")
+
+	// An approval that offers only approve and deny refuses the key.
+	f.frame(model.MethodApprovalResolved, obj{"approvalId": "ap1", "decision": "approveForSession"})
+	f.frame(model.MethodApprovalRequested, obj{"approvalId": "ap2", "turnId": "t1", "itemId": "fc",
+		"summary": "Run ls", "options": []string{"approve", "deny"}})
+	d.pull()
+	d.noScreen("approve for the session  ")
+	d.keys("alt+s")
+	d.wantScreen("this approval does not offer approval for the session")
+	if hasCall(f, "respond:ap2:approveForSession") {
+		t.Fatal("sent a decision the approval does not offer")
+	}
+}

@@ -86,6 +86,9 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) [
 	tool := ""
 	if it := v.ItemByID(a.ItemID); it != nil {
 		tool = termtext.VisibleLine(it.ToolName())
+		if it.Kind == model.KindFileChange {
+			tool = "file change"
+		}
 	}
 	head := "⚠ Approval needed"
 	if tool != "" {
@@ -98,9 +101,14 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) [
 	if summary == "" {
 		summary = "(no summary)"
 	}
-	keys := t.StatusKey.Render(km.Approve.Help().Key) + t.Muted.Render(" approve  ") +
-		t.StatusKey.Render(km.Deny.Help().Key) + t.Muted.Render(" deny  ") +
-		t.Muted.Render("(a/d in the transcript)")
+	keys := t.StatusKey.Render(km.Approve.Help().Key) + t.Muted.Render(" approve  ")
+	inTranscript := "a/d"
+	if offers(a, "approveForSession") {
+		keys += t.StatusKey.Render(km.ApproveAll.Help().Key) + t.Muted.Render(" approve for the session  ")
+		inTranscript = "a/s/d"
+	}
+	keys += t.StatusKey.Render(km.Deny.Help().Key) + t.Muted.Render(" deny  ") +
+		t.Muted.Render("("+inTranscript+" in the transcript)")
 	return []string{
 		fit(t.Warning.Render(head)+t.Muted.Render(" · ")+t.Text.Render(summary), width),
 		fit("  "+keys, width),
@@ -161,6 +169,9 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 			word = " sync error"
 		}
 		left = append(left, t.Error.Render(itoa(n)+word))
+	}
+	if u := sessionUsage(in.view); u != "" {
+		left = append(left, t.Muted.Render(u))
 	}
 	if in.host != "" {
 		left = append(left, t.Muted.Render(termtext.Line(in.host)))

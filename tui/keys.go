@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -61,6 +62,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.respond("approve")
 	case key.Matches(msg, km.Deny):
 		return m.respond("deny")
+	case key.Matches(msg, km.ApproveAll):
+		return m.respond("approveForSession")
 	case key.Matches(msg, km.Unqueue):
 		return m.unqueue()
 	case key.Matches(msg, km.MouseTrack):
@@ -170,6 +173,8 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.respond("approve")
 	case key.Matches(msg, km.DenyT):
 		return m.respond("deny")
+	case key.Matches(msg, km.ApproveAllT):
+		return m.respond("approveForSession")
 	case key.Matches(msg, km.UnqueueT):
 		return m.unqueue()
 	case key.Matches(msg, km.MouseTrackT):
@@ -202,11 +207,11 @@ func (m *Model) respond(decision string) tea.Cmd {
 	}
 	a := m.view.Approvals[0]
 	src := m.src
-	word := "approved"
-	if decision == "deny" {
-		word = "denied"
+	if !offers(a, decision) {
+		m.setNotice("this approval does not offer "+decisionWords[decision], true)
+		return m.expireNotice()
 	}
-	m.setNotice(word+": "+termtext.VisibleLine(firstLine(a.Summary)), false)
+	m.setNotice(decisionDone[decision]+": "+termtext.VisibleLine(firstLine(a.Summary)), false)
 	return tea.Batch(func() tea.Msg { src.Respond(a.ApprovalID, decision); return nil }, m.expireNotice())
 }
 
@@ -277,4 +282,19 @@ func firstLine(s string) string {
 		s = string(r[:59]) + "…"
 	}
 	return s
+}
+
+// decisionWords and decisionDone name approval decisions for notices.
+var (
+	decisionWords = map[string]string{"approve": "approve", "deny": "deny", "approveForSession": "approval for the session"}
+	decisionDone  = map[string]string{"approve": "approved", "deny": "denied", "approveForSession": "approved for the session"}
+)
+
+// offers reports whether an approval lets the user decide d. An approval
+// that lists no options offers approve and deny (docs/protocol.md).
+func offers(a model.Approval, d string) bool {
+	if len(a.Options) == 0 {
+		return d == "approve" || d == "deny"
+	}
+	return slices.Contains(a.Options, d)
 }

@@ -1,0 +1,38 @@
+package tui
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+func TestSessionUsage(t *testing.T) {
+	cases := []struct {
+		name   string
+		values map[string]string
+		want   string
+	}{
+		{"nothing reported", nil, ""},
+		{"model only", map[string]string{"model": `"gpt-5-codex"`}, "gpt-5-codex"},
+		{"usage and context", map[string]string{"model": `"fake-model"`, "usage": `{"totalTokens":12430,"contextTokens":80000,"contextWindow":258400}`},
+			"fake-model · 12k tokens · context 31%"},
+		{"small counts", map[string]string{"usage": `{"totalTokens":950}`}, "950 tokens"},
+		{"millions", map[string]string{"usage": `{"totalTokens":3140000}`}, "3.1M tokens"},
+		{"a thousand and more", map[string]string{"usage": `{"totalTokens":1234}`}, "1.2k tokens"},
+		{"no window, no percentage", map[string]string{"usage": `{"contextTokens":5}`}, ""},
+		{"a hostile model name is one clean line", map[string]string{"model": "\"evil\\u001b]0;x\\u0007\\nname\""}, "evil name"},
+		{"malformed usage is ignored", map[string]string{"model": `"m"`, "usage": `"lots"`}, "m"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := &model.View{Values: map[string]json.RawMessage{}}
+			for k, val := range c.values {
+				v.Values[k] = json.RawMessage(val)
+			}
+			if got := sessionUsage(v); got != c.want {
+				t.Errorf("sessionUsage = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
