@@ -150,8 +150,11 @@ func TestTerminal(t *testing.T) {
 	// The picker lists the demo session; enter opens it.
 	tm.waitText("Sessions on " + addr)
 	tm.keys("Enter")
+	// The composer's prompt shows only once the session view replaced the
+	// picker (whose row also reads "Lookout demo · idle").
 	tm.waitFor("the demo session, live", func(s string) bool {
-		return strings.Contains(s, "Lookout demo") && strings.Contains(s, "idle") && !strings.Contains(s, "Connecting")
+		return strings.Contains(s, "Lookout demo") && strings.Contains(s, "idle") && strings.Contains(s, "Write a prompt") &&
+			!strings.Contains(s, "Connecting")
 	})
 
 	// A prompt streams its answer; the tool waits for approval.
@@ -237,7 +240,7 @@ func TestEmbeddedDefault(t *testing.T) {
 		tm2.waitText("Sessions on 127.0.0.1:")
 		tm2.keys("Enter")
 		tm2.waitFor("the shared session", func(s string) bool {
-			return strings.Contains(s, "hello from the default path") && strings.Contains(s, "idle")
+			return strings.Contains(s, "hello from the default path") && strings.Contains(s, "idle") && strings.Contains(s, "Write a prompt")
 		})
 		tm2.keys("C-c", "C-c")
 		tm2.waitText("LOOKOUT-EXITED 0")
