@@ -392,3 +392,31 @@ func TestDisconnectedAttemptIsStoppedNotDuplicated(t *testing.T) {
 		t.Errorf("%d completed and %d stopped answers, want the retried one stopped and one complete answer", completed, stopped)
 	}
 }
+
+func TestInterruptWhileAnApprovalWaitsCancelsIt(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	turn := r.submit("run: touch never.txt")
+	ask, _ := r.until("the approval", isApproval)
+	r.c.MustCall(t, "turn/interrupt", map[string]any{"sessionId": r.sid, "turnId": turn}, nil)
+	var decision string
+	done, _ := r.until("the turn's end", func(ev *model.Event) bool {
+		if ev.Method == model.MethodApprovalResolved && ev.ApprovalID == ask.ApprovalID {
+			decision = ev.Decision
+		}
+		return hosttest.TurnCompleted(turn)(ev)
+	})
+	if done.Status != model.StatusStopped || decision != "cancelled" {
+		t.Fatalf("turn %s, approval %q: want stopped and cancelled", done.Status, decision)
+	}
+	if st := r.st.Item(ask.ItemID).Status; st != model.StatusStopped {
+		t.Errorf("the command waiting for approval ended %s, want stopped", st)
+	}
+	if len(r.st.View().Approvals) != 0 {
+		t.Error("an approval is still pending")
+	}
+	if _, err := os.Stat(filepath.Join(r.work, "never.txt")); err == nil {
+		t.Error("the command ran")
+	}
+	next, _ := r.turn("say: carry on")
+	wantCompleted(t, next)
+}
