@@ -261,3 +261,19 @@ func childrenNamed(parent int, name string) []int {
 	}
 	return out
 }
+
+// A client command given no URL finds the host running on this machine,
+// an agent's host included, and sends it that host's token.
+func TestClientCommandsFindTheRunningAgentHost(t *testing.T) {
+	dir := host.AgentDataDir("scripted")
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	h, err := host.Start(context.Background(), host.Options{Addr: "127.0.0.1:0", DataDir: dir, DemoSession: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	out, stderr, code := runCLIErr(t, "sessions")
+	if code != 0 || !strings.Contains(out, h.DefaultSessionID()) {
+		t.Fatalf("sessions with no URL: exit %d\n%s\n%s", code, out, stderr)
+	}
+}

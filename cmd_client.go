@@ -49,8 +49,18 @@ func (f *clientFlags) add(cmd *cobra.Command, session bool) {
 
 func (f *clientFlags) options(args []string) sync.Options {
 	u := defaultHost
-	if len(args) > 0 {
+	switch {
+	case len(args) > 0:
 		u = args[0]
+	default:
+		// No URL: the host running on this machine (on --data, else on
+		// any agent's default data directory), else the default address.
+		if dir, running, err := runningLocalHost(f.cred.dataDir); err == nil {
+			u = running
+			if f.cred.dataDir == "" {
+				f.cred.dataDir = dir
+			}
+		}
 	}
 	o := sync.Options{URL: u, SessionID: f.session, CacheDir: "-", ClientName: "lookout-cli"}
 	f.cred.apply(&o)
@@ -68,7 +78,7 @@ func hostArg(cmd *cobra.Command, args []string) error {
 }
 
 const urlHelp = `URL names the host: ws://host:port/v1/ws, wss://..., http(s)://host:port,
-or host:port (default ` + defaultHost + `).
+or host:port (default: the host running on this machine, else ` + defaultHost + `).
 
 ` + tokenHelp + `
 
