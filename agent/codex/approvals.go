@@ -37,7 +37,7 @@ func (ts *turnState) askLocked(m *message) error {
 		} else if p.Command != nil {
 			it.Command = *p.Command
 		}
-		plan := planStart(it)
+		plan := planStart(it, ts.th.cwd)
 		id, err := ts.t.StartItem(plan.Kind, plan.Status, plan.Fields)
 		if err != nil {
 			ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
@@ -56,7 +56,7 @@ func (ts *turnState) askLocked(m *message) error {
 		reason = *p.Reason
 	}
 	offer := offeredDecisions(m.Method, p.AvailableDecisions, p.ProposedAmendment)
-	req := host.ApprovalRequest{ItemID: oi.id, Summary: approvalSummary(oi.item, reason), Options: offer.options()}
+	req := host.ApprovalRequest{ItemID: oi.id, Summary: approvalSummary(oi.item, reason, ts.th.cwd), Options: offer.options()}
 	actx, cancel := context.WithCancel(ts.ctx)
 	key := string(m.ID)
 	ts.approvals[key] = cancel

@@ -115,7 +115,7 @@ func TestPatchIsAFileChangeWithItsDiff(t *testing.T) {
 	if fc.Status != model.StatusCompleted || len(ch) != 1 {
 		t.Fatalf("fileChange = %s %+v", fc.Status, ch)
 	}
-	if filepath.Base(ch[0].Path) != "notes.txt" || ch[0].Kind != "add" || !strings.Contains(ch[0].Diff, "+"+codextest.PatchLine) {
+	if ch[0].Path != "notes.txt" || ch[0].Kind != "add" || !strings.Contains(ch[0].Diff, "+"+codextest.PatchLine) {
 		t.Errorf("change = %+v, want notes.txt added with its line", ch[0])
 	}
 	if b, err := os.ReadFile(filepath.Join(r.work, "notes.txt")); err != nil || !strings.Contains(string(b), codextest.PatchLine) {

@@ -3,6 +3,7 @@ package codex
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/lookout-sh/lookout/model"
@@ -59,8 +60,9 @@ type itemPlan struct {
 	Fields map[string]any
 }
 
-// planStart maps an item/started item.
-func planStart(it codexItem) itemPlan {
+// planStart maps an item/started item. Paths of file changes under cwd
+// are made relative to it.
+func planStart(it codexItem, cwd string) itemPlan {
 	switch it.Type {
 	case "userMessage":
 		return itemPlan{Skip: true}
@@ -72,7 +74,7 @@ func planStart(it codexItem) itemPlan {
 		// Ready: Codex asks for approval, or starts the command, next.
 		return itemPlan{Kind: model.KindToolCall, Status: model.StatusReady, Fields: commandFields(it)}
 	case "fileChange":
-		return itemPlan{Kind: model.KindFileChange, Status: model.StatusInProgress, Fields: map[string]any{"changes": changes(it.Changes)}}
+		return itemPlan{Kind: model.KindFileChange, Status: model.StatusInProgress, Fields: map[string]any{"changes": changes(it.Changes, cwd)}}
 	case "contextCompaction":
 		return itemPlan{Kind: model.KindContextCompaction, Status: model.StatusInProgress}
 	}
@@ -81,8 +83,8 @@ func planStart(it codexItem) itemPlan {
 
 // planComplete maps an item/completed item: its terminal status and final
 // members. Codex's "declined" (the user said no) ends an item failed.
-func planComplete(it codexItem) itemPlan {
-	p := planStart(it)
+func planComplete(it codexItem, cwd string) itemPlan {
+	p := planStart(it, cwd)
 	if p.Skip {
 		return p
 	}
@@ -138,17 +140,30 @@ func commandFields(it codexItem) map[string]any {
 }
 
 // changes maps Codex's file changes to fileChange's "changes" member:
-// [{path, kind: add|delete|update, movePath?, diff}].
-func changes(cs []codexChange) []any {
+// [{path, kind: add|delete|update, movePath?, diff}], with paths under
+// cwd relative to it, as a patch names them.
+func changes(cs []codexChange, cwd string) []any {
 	out := make([]any, 0, len(cs))
 	for _, c := range cs {
-		m := map[string]any{"path": c.Path, "kind": c.Kind.Type, "diff": unifiedDiff(c.Kind.Type, c.Diff)}
+		m := map[string]any{"path": relPath(c.Path, cwd), "kind": c.Kind.Type, "diff": unifiedDiff(c.Kind.Type, c.Diff)}
 		if c.Kind.MovePath != nil && *c.Kind.MovePath != "" {
-			m["movePath"] = *c.Kind.MovePath
+			m["movePath"] = relPath(*c.Kind.MovePath, cwd)
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// relPath is path relative to dir when it lies inside dir, else path.
+func relPath(path, dir string) string {
+	if dir == "" || !filepath.IsAbs(path) {
+		return path
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return path
+	}
+	return rel
 }
 
 // unifiedDiff makes Codex's diff of one file a unified diff hunk. Codex
@@ -201,7 +216,7 @@ func nonNil(s []string) []string {
 
 // approvalSummary is the one line an approval shows: the whole command, or
 // the files a change touches.
-func approvalSummary(it codexItem, reason string) string {
+func approvalSummary(it codexItem, reason, cwd string) string {
 	var s string
 	switch it.Type {
 	case "commandExecution":
@@ -209,7 +224,7 @@ func approvalSummary(it codexItem, reason string) string {
 	case "fileChange":
 		paths := make([]string, 0, len(it.Changes))
 		for _, c := range it.Changes {
-			paths = append(paths, c.Path)
+			paths = append(paths, relPath(c.Path, cwd))
 		}
 		s = "Apply changes to " + strings.Join(paths, ", ")
 		if len(paths) == 0 {

@@ -74,9 +74,9 @@ func TestPlanStartAndComplete(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := planStart(c.item)
+			p := planStart(c.item, "/w")
 			if c.complete {
-				p = planComplete(c.item)
+				p = planComplete(c.item, "/w")
 			}
 			if p.Skip != c.wantSkip {
 				t.Fatalf("Skip = %v, want %v", p.Skip, c.wantSkip)
@@ -189,5 +189,20 @@ func TestChildEnvDropsLookoutCredentials(t *testing.T) {
 	want := []string{"PATH=/bin", "CODEX_HOME=/new"}
 	if !reflect.DeepEqual(env, want) {
 		t.Errorf("childEnv = %v, want %v", env, want)
+	}
+}
+
+func TestRelPath(t *testing.T) {
+	for _, c := range []struct{ path, dir, want string }{
+		{"/w/a/b.go", "/w", "a/b.go"},
+		{"/w", "/w", "."},
+		{"/other/x", "/w", "/other/x"},
+		{"/w2/x", "/w", "/w2/x"},
+		{"rel/x", "/w", "rel/x"},
+		{"/w/x", "", "/w/x"},
+	} {
+		if got := relPath(c.path, c.dir); got != c.want {
+			t.Errorf("relPath(%q, %q) = %q, want %q", c.path, c.dir, got, c.want)
+		}
 	}
 }

@@ -19,6 +19,7 @@ type thread struct {
 	sess host.Session
 	p    *process
 	id   string // Codex thread id
+	cwd  string // the thread's working directory
 
 	mu     sync.Mutex
 	active *turnState
@@ -86,6 +87,7 @@ func (th *thread) adopt(res json.RawMessage, cwd string) error {
 	if info.Thread.Cwd != "" {
 		cwd = info.Thread.Cwd
 	}
+	th.cwd = cwd
 	if jsonString(th.sess.Value(stateCwd)) != cwd {
 		values[stateCwd] = cwd
 	}

@@ -164,7 +164,7 @@ func (ts *turnState) itemStarted(params json.RawMessage) error {
 	if ts.items[it.ID] != nil {
 		return nil // a repeat
 	}
-	plan := planStart(it)
+	plan := planStart(it, ts.th.cwd)
 	if plan.Skip {
 		return nil
 	}
@@ -185,7 +185,7 @@ func (ts *turnState) itemCompleted(params json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	plan := planComplete(it)
+	plan := planComplete(it, ts.th.cwd)
 	if plan.Skip {
 		return nil
 	}
@@ -266,7 +266,7 @@ func (ts *turnState) patchUpdated(params json.RawMessage) error {
 		return fmt.Errorf("a patch update for item %q, which Codex never started", p.ItemID)
 	}
 	oi.item.Changes = p.Changes
-	return ts.t.UpdateItem(oi.id, "", map[string]any{"changes": changes(p.Changes)})
+	return ts.t.UpdateItem(oi.id, "", map[string]any{"changes": changes(p.Changes, ts.th.cwd)})
 }
 
 // codexErrorLocked maps Codex's error notification: a retry notice is a
