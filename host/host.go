@@ -49,6 +49,8 @@ type Host struct {
 	closing  bool
 	demoSID  string
 
+	health journalHealth
+
 	wg        sync.WaitGroup // turn runners
 	flushes   sync.WaitGroup // background session flushes
 	closeOnce sync.Once
@@ -164,6 +166,9 @@ func (h *Host) openStore() error {
 			return err
 		}
 		h.j = j
+	}
+	if h.opts.wrapJournal != nil {
+		h.j = h.opts.wrapJournal(h.j)
 	}
 	if h.opts.NoAuth {
 		return nil
@@ -318,6 +323,9 @@ func (h *Host) CreateSession(title string) (string, error) {
 func (h *Host) createSession(title string) (*session, error) {
 	if h.isClosing() {
 		return nil, errHostClosing
+	}
+	if err := h.health.err(); err != nil {
+		return nil, fmt.Errorf("%w (%v)", errJournalFailing, err)
 	}
 	epoch := make([]byte, 8)
 	rand.Read(epoch)

@@ -85,6 +85,9 @@ type Options struct {
 	// then close with 1013) engage sooner and bounds memory per stalled
 	// client. 0 keeps the OS default.
 	SendBuffer int
+	// wrapJournal, set only by tests (export_test.go), wraps the journal
+	// to inject its faults.
+	wrapJournal func(journal) journal
 	// SyncFull makes every journal commit wait for fsync (SQLite
 	// synchronous=FULL). By default commits survive a process crash
 	// (kill -9) but the last few may be lost on power failure.

@@ -136,7 +136,7 @@ func (s *session) flushAsync() {
 	batch, subs := s.takeOutboxLocked()
 	s.mu.Unlock()
 	if err := s.commitAndSend(batch, subs, false); err != nil {
-		s.h.log.Error("journal commit failed; will retry", "session", s.id, "events", len(batch), "err", err)
+		s.h.log.Error("journal commit failed; holding events and retrying", "session", s.id, "events", len(batch), "err", err)
 		s.mu.Lock()
 		s.outbox = append(batch, s.outbox...)
 		retry := !s.flushScheduled && !s.h.isClosing()
@@ -213,15 +213,20 @@ func (s *session) commitAndSend(batch []pendingEvent, subs []*conn, muHeld bool)
 	if !s.h.j.durable() {
 		completed = nil
 	}
+	var err error
 	switch {
 	case len(durables) > 0 || len(streamed) > 0:
-		if err := s.h.j.append(s.id, durables, streamed, completed, lease); err != nil {
-			return err
-		}
+		err = s.h.j.append(s.id, durables, streamed, completed, lease)
 	case lease > 0:
-		if err := s.h.j.setLease(s.id, lease); err != nil {
-			return err
-		}
+		err = s.h.j.setLease(s.id, lease)
+	}
+	if err != nil {
+		s.h.health.failed(err)
+		return err
+	}
+	if s.h.health.err() != nil && (len(durables) > 0 || lease > 0) {
+		s.h.health.ok()
+		s.h.log.Info("journal commits succeed again", "session", s.id)
 	}
 	if lease > 0 {
 		s.lease = lease

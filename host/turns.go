@@ -66,6 +66,9 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	if s.h.isClosing() {
 		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: the host is shutting down; retry with the same commandId"}
 	}
+	if err := s.h.health.err(); err != nil {
+		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: " + errJournalFailing.Error() + " (" + err.Error() + "); retry later with the same commandId"}
+	}
 	reject := func(reason, msg string) *rpcError {
 		if err := s.h.j.reject(s.id, cid, reason); err != nil {
 			return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
