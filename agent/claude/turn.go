@@ -560,14 +560,25 @@ func (ts *turnState) system(m *message) error {
 	return nil
 }
 
-// stopStreamedLocked ends the open text and thinking items of the turn as
+// stopStreamedLocked ends the items of the blocks still streaming as
 // stopped, keeping what streamed.
 func (ts *turnState) stopStreamedLocked() {
 	for key, oi := range ts.blocks {
-		if oi.kind == model.KindAgentMessage || oi.kind == model.KindReasoning {
-			ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
-			delete(ts.blocks, key)
+		ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
+		delete(ts.blocks, key)
+		if oi.toolID != "" {
+			delete(ts.tools, oi.toolID)
 		}
+	}
+}
+
+// stopToolsLocked ends the tool calls that got no result as stopped:
+// nothing says they ran.
+func (ts *turnState) stopToolsLocked() {
+	for id, oi := range ts.tools {
+		ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
+		delete(ts.tools, id)
+		delete(ts.blocks, oi.key)
 	}
 }
 
@@ -589,6 +600,7 @@ func (ts *turnState) result(raw json.RawMessage) {
 		ts.finishLocked(&host.TurnFailure{Code: "agentError", Message: "Claude Code ended the turn with an unreadable result: " + err.Error()})
 		return
 	}
+	ts.stopToolsLocked()
 	switch {
 	case !r.IsError && (r.Subtype == "success" || r.Subtype == ""):
 		ts.finishLocked(nil)
