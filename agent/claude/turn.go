@@ -578,7 +578,9 @@ func (ts *turnState) stopToolsLocked() {
 	for id, oi := range ts.tools {
 		ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
 		delete(ts.tools, id)
-		delete(ts.blocks, oi.key)
+		if oi.key.msg != "" {
+			delete(ts.blocks, oi.key)
+		}
 	}
 }
 
