@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -83,8 +84,12 @@ type fileInput struct {
 const maxReadBytes = 1 << 20
 
 // readFile is the read function the bridge gives planTool: a regular file
-// of at most maxReadBytes, or nothing.
+// of at most maxReadBytes at an absolute path (as Claude Code's file tools
+// take them), or nothing.
 func readFile(path string) (string, bool) {
+	if !filepath.IsAbs(path) {
+		return "", false
+	}
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxReadBytes {
 		return "", false
@@ -230,9 +235,10 @@ var exitCodeRE = regexp.MustCompile(`^Exit code (-?\d+)\n?`)
 // bashResult is the part of the Bash tool's tool_use_result the bridge
 // reads.
 type bashResult struct {
-	Stdout      string `json:"stdout"`
-	Stderr      string `json:"stderr"`
-	Interrupted bool   `json:"interrupted"`
+	Stdout           string `json:"stdout"`
+	Stderr           string `json:"stderr"`
+	Interrupted      bool   `json:"interrupted"`
+	BackgroundTaskID string `json:"backgroundTaskId"`
 }
 
 // planToolResult maps the result of a tool that ran (or was refused): the
@@ -264,6 +270,10 @@ func planToolResult(name string, r toolResult, result json.RawMessage) (string, 
 		return model.StatusFailed, f
 	}
 	switch {
+	case structured && br.BackgroundTaskID != "":
+		// Started in the background: no output or exit status yet.
+		f["output"] = text
+		return model.StatusCompleted, f
 	case structured:
 		out := br.Stdout
 		if br.Stderr != "" {

@@ -2,6 +2,8 @@ package claude
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -105,6 +107,8 @@ func TestPlanToolResult(t *testing.T) {
 			model.StatusFailed, map[string]any{"output": "ls: cannot access 'x'", "exitCode": 2, "error": "the command exited with status 2"}},
 		{"a denied command", "Bash", `"The user denied this in Lookout."`, true, `"Error: The user denied this in Lookout."`,
 			model.StatusFailed, map[string]any{"error": "The user denied this in Lookout."}},
+		{"a command started in the background", "Bash", `"Command running in background with ID: b1"`, false, `{"stdout":"","stderr":"","interrupted":false,"backgroundTaskId":"b1"}`,
+			model.StatusCompleted, map[string]any{"output": "Command running in background with ID: b1"}},
 		{"an interrupted command", "Bash", `"partial"`, false, `{"stdout":"partial","stderr":"","interrupted":true}`,
 			model.StatusFailed, map[string]any{"output": "partial", "error": "the command was interrupted"}},
 		{"another tool", "Read", `[{"type":"text","text":"1\tx"},{"type":"image"}]`, false, ``,
@@ -210,5 +214,21 @@ func TestChildEnv(t *testing.T) {
 	}
 	if env := childEnv(Options{Env: []string{"CLAUDE_CONFIG_DIR=/mine"}}); !reflect.DeepEqual(env, []string{"CLAUDE_CONFIG_DIR=/mine"}) {
 		t.Errorf("the user's own CLAUDE_CONFIG_DIR was not kept: %q", env)
+	}
+}
+
+func TestReadFileReadsSmallFilesAtAbsolutePaths(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.txt")
+	big := filepath.Join(dir, "big.txt")
+	os.WriteFile(small, []byte("hi\n"), 0o644)
+	os.WriteFile(big, make([]byte, maxReadBytes+1), 0o644)
+	if s, ok := readFile(small); !ok || s != "hi\n" {
+		t.Errorf("small file: %q %v", s, ok)
+	}
+	for _, p := range []string{big, dir, filepath.Join(dir, "missing"), "small.txt"} {
+		if _, ok := readFile(p); ok {
+			t.Errorf("%s was read", p)
+		}
 	}
 }
