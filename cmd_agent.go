@@ -9,12 +9,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lookout-sh/lookout/agent/claude"
 	"github.com/lookout-sh/lookout/agent/codex"
 	"github.com/lookout-sh/lookout/host"
 )
 
 // agentNames lists the agents a host can run, for --help.
-var agentNames = []string{"demo", "codex"}
+var agentNames = []string{"demo", "codex", "claude"}
 
 // agentFlags choose and configure the agent a host runs (`lookout` and
 // `lookout serve`).
@@ -23,6 +24,9 @@ type agentFlags struct {
 	cwd       string
 	codexBin  string
 	codexHome string
+
+	claudeBin       string
+	claudeConfigDir string
 }
 
 func (a *agentFlags) register(cmd *cobra.Command) {
@@ -31,6 +35,8 @@ func (a *agentFlags) register(cmd *cobra.Command) {
 	f.StringVar(&a.cwd, "cwd", "", "directory the agent works in (default: the current directory)")
 	f.StringVar(&a.codexBin, "codex-bin", "", "codex executable (default: $"+codex.EnvBinary+", then codex on PATH)")
 	f.StringVar(&a.codexHome, "codex-home", "", "CODEX_HOME for Codex (default: your own Codex configuration and login)")
+	f.StringVar(&a.claudeBin, "claude-bin", "", "claude executable (default: $"+claude.EnvBinary+", then claude on PATH)")
+	f.StringVar(&a.claudeConfigDir, "claude-config-dir", "", "CLAUDE_CONFIG_DIR for Claude Code (default: your own Claude Code settings and login)")
 }
 
 // isDemo reports whether the flags pick the scripted demo agent.
@@ -65,8 +71,32 @@ func (a *agentFlags) build(ctx context.Context) (host.Options, error) {
 			}
 		}
 		return host.Options{Agent: "codex", AgentImpl: codex.New(codex.Options{Bin: bin, Home: home, Cwd: cwd})}, nil
+	case "claude":
+		return a.buildClaude(ctx)
 	}
 	return host.Options{}, &exitError{code: 2, err: fmt.Errorf("unknown agent %q (available: %s)", a.name, strings.Join(agentNames, ", "))}
+}
+
+// buildClaude checks Claude Code and returns the host options running it.
+func (a *agentFlags) buildClaude(ctx context.Context) (host.Options, error) {
+	bin, err := claude.FindBinary(a.claudeBin)
+	if err != nil {
+		return host.Options{}, &exitError{code: 2, err: err}
+	}
+	if _, err := claude.CheckVersion(ctx, bin); err != nil {
+		return host.Options{}, &exitError{code: 2, err: err}
+	}
+	cwd, err := a.workDir()
+	if err != nil {
+		return host.Options{}, &exitError{code: 2, err: err}
+	}
+	dir := a.claudeConfigDir
+	if dir != "" {
+		if dir, err = filepath.Abs(dir); err != nil {
+			return host.Options{}, &exitError{code: 2, err: err}
+		}
+	}
+	return host.Options{Agent: "claude", AgentImpl: claude.New(claude.Options{Bin: bin, ConfigDir: dir, Cwd: cwd})}, nil
 }
 
 // workDir is --cwd made absolute, or the current directory; it must be a
@@ -99,4 +129,18 @@ Not yet: images and other attachments, MCP tool calls and web searches
 (shown as generic items), Codex's plan updates, and questions Codex asks
 other than approvals (declined with a warning).
 Needs codex ` + codex.MinVersion + ` or newer: --codex-bin, $` + codex.EnvBinary + `, or codex on PATH.
+
+Claude Code (--agent claude): every session is one Claude Code session,
+run by a "claude -p" child (stream-json) in --cwd with your own Claude
+Code settings and login (or --claude-config-dir). The session is kept
+with the Lookout session, so a host restart or a Claude Code crash
+resumes the same conversation (--resume). Shown: streamed answers and
+thinking, tool calls with their input and output (Bash with its exit
+code), Edit and Write as file changes with diffs, permission prompts as
+approvals (approve, deny, approve for the session), usage and cost,
+errors, retry notices and compactions; interrupt stops the Claude Code
+turn. Not yet: images and other attachments, subagents' own steps,
+questions Claude Code asks (AskUserQuestion, refused with a warning),
+choosing the model or permission mode from Lookout.
+Needs claude ` + claude.MinVersion + ` or newer: --claude-bin, $` + claude.EnvBinary + `, or claude on PATH.
 `

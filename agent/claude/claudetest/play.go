@@ -1,0 +1,86 @@
+package claudetest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// playScenario streams the answer for p on s.
+func (f *FakeModel) playScenario(s *stream, req Request, p play) {
+	u := *f.opts.Usage
+	if !s.start(u) {
+		return
+	}
+	stop := "end_turn"
+	switch p.name {
+	case "side":
+		s.text(words("<analysis>The conversation was a test.</analysis>\n<summary>" + SideAnswer + "</summary>")...)
+	case "followup":
+		if next, ok := nextStep(req, p); ok {
+			s.toolUse(next.name, next.input)
+			stop = "tool_use"
+			break
+		}
+		s.text(words(followupAnswer(p))...)
+	case "run":
+		s.text(words(RunPreamble)...)
+		s.toolUse("Bash", map[string]any{"command": p.arg, "description": "Run the command the user asked for"})
+		stop = "tool_use"
+	case "write":
+		s.toolUse("Write", map[string]any{"file_path": p.arg, "content": WriteContent})
+		stop = "tool_use"
+	case "edit":
+		s.toolUse("Read", map[string]any{"file_path": p.arg})
+		stop = "tool_use"
+	case "slow":
+		s.thinking(halves(PlainThinking)...)
+		i := 0
+		if !s.textBlock(func() (string, bool) {
+			if i >= f.opts.SlowDeltas {
+				return "", false
+			}
+			i++
+			return fmt.Sprintf("slow%d ", i-1), true
+		}, f.opts.SlowInterval) {
+			return
+		}
+	case "say":
+		s.text(words(p.arg)...)
+	default: // plain, and "retry" once it succeeds
+		s.thinking(halves(PlainThinking)...)
+		s.text(words(PlainAnswer)...)
+	}
+	s.finish(stop, u)
+}
+
+// step is a tool call a scenario makes after an earlier one ran.
+type step struct {
+	name  string
+	input map[string]any
+}
+
+// nextStep is the tool call that follows p's tool result, if the
+// scenario has one: "edit:" reads the file first, then edits it.
+func nextStep(req Request, p play) (step, bool) {
+	if p.tool.Name != "Read" || p.result.IsError || scenarioOf(req.LastPrompt()).name != "edit" {
+		return step{}, false
+	}
+	var in struct {
+		FilePath string `json:"file_path"`
+	}
+	json.Unmarshal(p.tool.Input, &in)
+	return step{name: "Edit", input: map[string]any{"file_path": in.FilePath, "old_string": EditOld, "new_string": EditNew}}, true
+}
+
+// followupAnswer quotes the tool result the request carries.
+func followupAnswer(p play) string {
+	out := strings.TrimRight(p.result.Text, "\n")
+	switch {
+	case p.result.IsError:
+		return ToolErrorPrefix + " " + out
+	case p.tool.Name == "Write" || p.tool.Name == "Edit":
+		return EditAnswerPrefix + " " + out
+	}
+	return CommandAnswerPrefix + "\n\n```\n" + out + "\n```\n"
+}

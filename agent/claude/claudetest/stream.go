@@ -1,0 +1,174 @@
+package claudetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// stream writes one Messages API answer as server-sent events ("event:
+// TYPE" / "data: JSON" pairs). It numbers the content blocks and mints
+// tool_use ids. After a write fails, or the request's context or the fake
+// ends, every method is a no-op returning false, so a scenario can run to
+// its end without checking each step.
+type stream struct {
+	ctx   context.Context
+	w     http.ResponseWriter
+	rc    *http.ResponseController
+	gap   time.Duration
+	id    string // message id; tool ids derive from it
+	model string
+	next  int // next content block index
+	dead  bool
+}
+
+func newStream(ctx context.Context, w http.ResponseWriter, id, model string, gap time.Duration) *stream {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Request-Id", "req_"+id)
+	w.WriteHeader(http.StatusOK)
+	return &stream{ctx: ctx, w: w, rc: http.NewResponseController(w), gap: gap, id: id, model: model}
+}
+
+// ok reports whether the stream can still be written.
+func (s *stream) ok() bool {
+	if !s.dead && s.ctx.Err() != nil {
+		s.dead = true
+	}
+	return !s.dead
+}
+
+// event writes one SSE event whose data is fields plus "type".
+func (s *stream) event(typ string, fields map[string]any) bool {
+	if !s.ok() {
+		return false
+	}
+	fields["type"] = typ
+	data, err := json.Marshal(fields)
+	if err != nil {
+		panic(fmt.Sprintf("claudetest: marshal %s: %v", typ, err)) // only our own maps are marshalled
+	}
+	if _, err := fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", typ, data); err != nil {
+		s.dead = true
+		return false
+	}
+	if err := s.rc.Flush(); err != nil {
+		s.dead = true
+		return false
+	}
+	return s.sleep(s.gap)
+}
+
+// sleep pauses for d unless the stream ends first.
+func (s *stream) sleep(d time.Duration) bool {
+	if d <= 0 {
+		return s.ok()
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return s.ok()
+	case <-s.ctx.Done():
+		s.dead = true
+		return false
+	}
+}
+
+// start opens the message: message_start (with the input side of u) and a
+// ping.
+func (s *stream) start(u Usage) bool {
+	s.event("message_start", map[string]any{"message": map[string]any{
+		"id": s.id, "type": "message", "role": "assistant", "model": s.model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil,
+		"usage": map[string]any{"input_tokens": u.Input, "output_tokens": 1,
+			"cache_creation_input_tokens": u.CacheCreation, "cache_read_input_tokens": u.CacheRead},
+	}})
+	return s.event("ping", map[string]any{})
+}
+
+func (s *stream) blockStart(block map[string]any) int {
+	i := s.next
+	s.next++
+	s.event("content_block_start", map[string]any{"index": i, "content_block": block})
+	return i
+}
+
+func (s *stream) delta(i int, delta map[string]any) bool {
+	return s.event("content_block_delta", map[string]any{"index": i, "delta": delta})
+}
+
+func (s *stream) blockStop(i int) bool {
+	return s.event("content_block_stop", map[string]any{"index": i})
+}
+
+// thinking streams a thinking block made of the given deltas and a
+// signature.
+func (s *stream) thinking(deltas ...string) bool {
+	i := s.blockStart(map[string]any{"type": "thinking", "thinking": "", "signature": ""})
+	for _, d := range deltas {
+		s.delta(i, map[string]any{"type": "thinking_delta", "thinking": d})
+	}
+	s.delta(i, map[string]any{"type": "signature_delta", "signature": "fake-signature"})
+	return s.blockStop(i)
+}
+
+// textBlock streams a text block. next yields the deltas one by one (ok
+// false ends the block); wait runs before each delta after the first.
+func (s *stream) textBlock(next func() (string, bool), wait time.Duration) bool {
+	i := s.blockStart(map[string]any{"type": "text", "text": ""})
+	for first := true; ; first = false {
+		d, more := next()
+		if !more {
+			break
+		}
+		if !first && !s.sleep(wait) {
+			return false
+		}
+		if !s.delta(i, map[string]any{"type": "text_delta", "text": d}) {
+			return false
+		}
+	}
+	return s.blockStop(i)
+}
+
+// text streams a text block made of the given deltas.
+func (s *stream) text(deltas ...string) bool {
+	i := 0
+	return s.textBlock(func() (string, bool) {
+		if i >= len(deltas) {
+			return "", false
+		}
+		i++
+		return deltas[i-1], true
+	}, 0)
+}
+
+// toolUse streams a tool_use block whose input arrives as JSON in pieces of
+// 16 bytes, and returns its id.
+func (s *stream) toolUse(name string, input any) string {
+	id := fmt.Sprintf("toolu_%s_%d", s.id[len("msg_"):], s.next)
+	i := s.blockStart(map[string]any{"type": "tool_use", "id": id, "name": name, "input": map[string]any{}})
+	b, err := json.Marshal(input)
+	if err != nil {
+		panic(fmt.Sprintf("claudetest: marshal input: %v", err))
+	}
+	for len(b) > 0 {
+		n := min(16, len(b))
+		s.delta(i, map[string]any{"type": "input_json_delta", "partial_json": string(b[:n])})
+		b = b[n:]
+	}
+	s.blockStop(i)
+	return id
+}
+
+// finish ends the message with stop (end_turn, tool_use) and the output
+// side of u.
+func (s *stream) finish(stop string, u Usage) bool {
+	s.event("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": u.Output}})
+	return s.event("message_stop", map[string]any{})
+}

@@ -1,0 +1,263 @@
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// session is one Lookout session's Claude Code process. Its dispatch
+// goroutine is the only reader of Claude Code's messages; it hands turn
+// events to the active turn.
+type session struct {
+	a    *Agent
+	sess host.Session
+	p    *process
+
+	mu            sync.Mutex
+	active        *turnState
+	dead          bool
+	contextTokens int64 // the newest model request's context (input and output)
+}
+
+func newSession(a *Agent, sess host.Session, p *process) *session {
+	s := &session{a: a, sess: sess, p: p}
+	go s.dispatch()
+	return s
+}
+
+func (s *session) alive() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.dead
+}
+
+// runTurn sends t's prompt as a user message and waits for Claude Code's
+// result. Cancelling ctx sends Claude Code's interrupt; if the turn does
+// not end within the grace period, Claude Code is killed.
+func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
+	if len(s.sess.Value(stateTitle)) == 0 {
+		s.sess.SetState(map[string]any{stateTitle: titleFrom(t.Prompt())})
+	}
+	ts := newTurnState(s, t, ctx)
+	s.mu.Lock()
+	if s.dead {
+		s.mu.Unlock()
+		return s.exitFailure()
+	}
+	s.active = ts
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.active == ts {
+			s.active = nil
+		}
+		s.mu.Unlock()
+		ts.cancelApprovals()
+	}()
+
+	if err := s.p.conn.sendUser(t.Prompt()); err != nil {
+		select {
+		case err := <-ts.done: // Claude Code died
+			return err
+		case <-time.After(time.Second):
+		}
+		return &host.TurnFailure{Code: "agentExited", Message: "Lookout could not send the prompt to Claude Code: " + err.Error()}
+	}
+	select {
+	case err := <-ts.done:
+		return err
+	case <-ctx.Done():
+	}
+	ictx, cancel := context.WithTimeout(context.Background(), s.a.opts.InterruptGrace)
+	defer cancel()
+	go s.p.conn.request(ictx, "interrupt", nil) // answered at once; the turn's result follows
+	select {
+	case <-ts.done:
+	case <-ictx.Done():
+		s.a.log.Warn("claude code did not end an interrupted turn in time; killing it", "session", s.sess.ID())
+		s.p.kill()
+	}
+	return ctx.Err()
+}
+
+// exitFailure is the turn failure of a Claude Code that went away.
+func (s *session) exitFailure() error {
+	return &host.TurnFailure{Code: "agentExited", Message: "Claude Code stopped mid-turn: " + s.p.exitReason()}
+}
+
+// dispatch reads Claude Code's messages until its output ends.
+func (s *session) dispatch() {
+	c := s.p.conn
+	for {
+		m := c.next()
+		if m == nil {
+			select {
+			case <-c.ready:
+				continue
+			case <-c.done:
+				if m = c.next(); m == nil {
+					s.ended()
+					return
+				}
+			}
+		}
+		s.handle(m)
+	}
+}
+
+// ended marks the session's process dead and fails the active turn.
+func (s *session) ended() {
+	s.mu.Lock()
+	s.dead = true
+	ts := s.active
+	s.mu.Unlock()
+	s.a.forget(s)
+	if ts != nil {
+		ts.finish(s.exitFailure())
+	}
+	// Reap the process (and any helpers left in its group).
+	go s.p.stop(time.Second)
+}
+
+func (s *session) turn() *turnState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.active
+}
+
+// handle routes one message. What describes the session (its id, model,
+// cwd, usage, cost) becomes session state at any time; the rest belongs
+// to the active turn.
+func (s *session) handle(m *message) {
+	ts := s.turn()
+	if m.Bad != nil {
+		s.a.log.Warn("malformed claude code output", "session", s.sess.ID(), "err", m.Bad, "line", string(m.Raw))
+		if ts != nil {
+			ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
+				Message: fmt.Sprintf("Claude Code sent output Lookout could not read (%v): %s", m.Bad, m.Raw)})
+		}
+		return
+	}
+	switch {
+	case m.Type == "system" && m.Subtype == "init":
+		s.init(m)
+		return
+	case m.Type == "result":
+		s.usage(m)
+	case m.Type == "control_request" && ts == nil:
+		// A question with no turn to ask it in: refuse it.
+		s.refuse(m)
+		return
+	}
+	if ts != nil {
+		ts.handle(m)
+	}
+}
+
+// refuse answers a control request no turn can take.
+func (s *session) refuse(m *message) {
+	var req struct {
+		Subtype string `json:"subtype"`
+	}
+	json.Unmarshal(m.Request, &req)
+	if req.Subtype == "can_use_tool" {
+		s.p.conn.respond(m.RequestID, map[string]any{"behavior": "deny", "message": "No Lookout turn is running."})
+		return
+	}
+	s.p.conn.respondError(m.RequestID, "Lookout cannot answer "+req.Subtype)
+}
+
+// init records what Claude Code's init message says about the session:
+// its id (resumed with it later), model and working directory.
+func (s *session) init(m *message) {
+	var p struct {
+		SessionID string `json:"session_id"`
+		Model     string `json:"model"`
+		Cwd       string `json:"cwd"`
+	}
+	if json.Unmarshal(m.Raw, &p) != nil {
+		return
+	}
+	values := map[string]any{}
+	if p.SessionID != "" && jsonString(s.sess.Value(stateSession)) != p.SessionID {
+		values[stateSession] = p.SessionID
+	}
+	if p.Model != "" && jsonString(s.sess.Value(stateModel)) != p.Model {
+		values[stateModel] = p.Model
+	}
+	if p.Cwd != "" && jsonString(s.sess.Value(stateCwd)) != p.Cwd {
+		values[stateCwd] = p.Cwd
+	}
+	if len(values) > 0 {
+		s.sess.SetState(values)
+	}
+}
+
+// setModel records the model a response came from when it changed (a
+// fallback model, a /model switch).
+func (s *session) setModel(name string) {
+	if name != "" && name != "<synthetic>" && jsonString(s.sess.Value(stateModel)) != name {
+		s.sess.SetState(map[string]any{stateModel: name})
+	}
+}
+
+func (s *session) setContextTokens(n int64) {
+	s.mu.Lock()
+	s.contextTokens = n
+	s.mu.Unlock()
+}
+
+// modelUsage is one model's totals in a result's modelUsage: the whole
+// session's, resumed sessions included.
+type modelUsage struct {
+	InputTokens              int64   `json:"inputTokens"`
+	OutputTokens             int64   `json:"outputTokens"`
+	CacheReadInputTokens     int64   `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int64   `json:"cacheCreationInputTokens"`
+	ThinkingTokens           int64   `json:"thinkingTokens"`
+	ContextWindow            int64   `json:"contextWindow"`
+	CostUSD                  float64 `json:"costUSD"`
+}
+
+// usage records a result's token totals and cost as session state.
+func (s *session) usage(m *message) {
+	var r struct {
+		TotalCostUSD *float64              `json:"total_cost_usd"`
+		ModelUsage   map[string]modelUsage `json:"modelUsage"`
+	}
+	if json.Unmarshal(m.Raw, &r) != nil || len(r.ModelUsage) == 0 {
+		return
+	}
+	model := jsonString(s.sess.Value(stateModel))
+	var in, cached, out, thinking, window int64
+	for name, mu := range r.ModelUsage {
+		in += mu.InputTokens + mu.CacheReadInputTokens + mu.CacheCreationInputTokens
+		cached += mu.CacheReadInputTokens
+		out += mu.OutputTokens
+		thinking += mu.ThinkingTokens
+		if name == model || window == 0 {
+			window = mu.ContextWindow
+		}
+	}
+	u := map[string]any{"inputTokens": in, "cachedInputTokens": cached, "outputTokens": out,
+		"reasoningOutputTokens": thinking, "totalTokens": in + out}
+	s.mu.Lock()
+	if s.contextTokens > 0 {
+		u["contextTokens"] = s.contextTokens
+	}
+	s.mu.Unlock()
+	if window > 0 {
+		u["contextWindow"] = window
+	}
+	values := map[string]any{stateUsage: u}
+	if r.TotalCostUSD != nil {
+		values[stateCost] = *r.TotalCostUSD
+	}
+	s.sess.SetState(values)
+}
