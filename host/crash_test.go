@@ -13,6 +13,7 @@ import (
 
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/host/hosttest"
+	"github.com/lookout-sh/lookout/internal/leakcheck"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -20,6 +21,8 @@ const helperEnv = "LOOKOUT_TEST_HOST_DIR"
 
 // TestMain doubles as a standalone durable host when helperEnv names a data
 // directory: the crash test runs it as a real process and kills it.
+// Otherwise it runs the tests and checks that they leak no goroutine and
+// no file descriptor.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(helperEnv); dir != "" {
 		h, err := host.Start(context.Background(), host.Options{Addr: "127.0.0.1:0", DataDir: dir})
@@ -32,7 +35,7 @@ func TestMain(m *testing.M) {
 		os.Rename(tmp, filepath.Join(dir, "url"))
 		select {}
 	}
-	os.Exit(m.Run())
+	leakcheck.Main(m)
 }
 
 // startHostProcess runs a durable host in a child process on dir and

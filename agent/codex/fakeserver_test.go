@@ -12,6 +12,7 @@ import (
 	"github.com/lookout-sh/lookout/agent/codex"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/host/hosttest"
+	"github.com/lookout-sh/lookout/internal/leakcheck"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -25,7 +26,7 @@ func TestMain(m *testing.M) {
 		scriptedAppServer(os.Stdin, os.Stdout)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	leakcheck.Main(m)
 }
 
 // scriptedAppServer answers initialize and thread/start, and plays one
