@@ -21,6 +21,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lookout-sh/lookout/model"
@@ -54,6 +55,9 @@ type Host struct {
 	closeOnce sync.Once
 	closeErr  error
 	served    chan struct{}
+
+	queuedPeak atomic.Int64 // the most bytes one connection ever had queued
+	slowCloses atomic.Int64 // connections closed with 1013 (queue full)
 }
 
 // Start opens (or creates) the journal, recovers sessions left open by an
@@ -69,6 +73,9 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	}
 	if opts.OutboundQueue <= 0 {
 		opts.OutboundQueue = DefaultOutboundQueue
+	}
+	if opts.OutboundBytes <= 0 {
+		opts.OutboundBytes = DefaultOutboundBytes
 	}
 	h := &Host{opts: opts, log: opts.Logger, sessions: map[string]*session{}, conns: map[*conn]struct{}{},
 		served: make(chan struct{}), release: func() {}}
@@ -349,6 +356,17 @@ func (h *Host) createSession(title string) (*session, error) {
 	h.order = append(h.order, s)
 	h.mu.Unlock()
 	return s, nil
+}
+
+// noteQueued records n bytes queued on one connection in the high-water
+// mark that tests read.
+func (h *Host) noteQueued(n int) {
+	for {
+		old := h.queuedPeak.Load()
+		if int64(n) <= old || h.queuedPeak.CompareAndSwap(old, int64(n)) {
+			return
+		}
+	}
 }
 
 func (h *Host) addConn(c *conn) bool {

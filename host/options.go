@@ -31,6 +31,10 @@ const (
 	// DefaultOutboundQueue is the per-connection outbound queue bound, in
 	// messages, when Options.OutboundQueue is zero.
 	DefaultOutboundQueue = 4096
+	// DefaultOutboundBytes is the per-connection outbound queue bound, in
+	// bytes, when Options.OutboundBytes is zero: every frame queued or
+	// being written counts, answers included.
+	DefaultOutboundBytes = 8 << 20
 	// DefaultPageLimit is the limit of view/page and session/subscribe when
 	// the request names none; MaxPageLimit caps what a request may ask.
 	DefaultPageLimit = 200
@@ -79,6 +83,14 @@ type Options struct {
 	// OutboundQueue bounds each connection's outbound queue, in messages;
 	// 0 means DefaultOutboundQueue.
 	OutboundQueue int
+	// OutboundBytes bounds each connection's outbound queue, in bytes of
+	// frames queued or being written (answers included); 0 means
+	// DefaultOutboundBytes. A frame alone in the queue is always accepted,
+	// so the bound holds up to one frame (at most about PageBytes for an
+	// answer). Beyond it the same policy applies as for OutboundQueue:
+	// sheddable messages are dropped, and a message that must not be shed
+	// closes the connection with 1013.
+	OutboundBytes int
 	// SendBuffer, when positive, sets each connection's kernel send buffer
 	// (SO_SNDBUF) in bytes. Kernels buffer megabytes for a peer that stops
 	// reading; a small buffer makes the outbound queue policy (shed deltas,

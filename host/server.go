@@ -50,7 +50,7 @@ func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
 			tc.SetWriteBuffer(n)
 		}
 	}
-	c := newConn(h, ws, h.opts.OutboundQueue)
+	c := newConn(h, ws, h.opts.OutboundQueue, h.opts.OutboundBytes)
 	if !h.addConn(c) {
 		ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1001, "host shutting down"), time.Now().Add(time.Second))
 		ws.Close()
@@ -72,18 +72,25 @@ func (h *Host) authorized(r *http.Request) bool {
 }
 
 // readLoop reads frames until the connection ends, answering each request
-// in order.
+// in order. Once the connection is closing (a close frame is on its way)
+// it reads on, discarding requests, until the client's close arrives or
+// the closing deadline passes.
 func (c *conn) readLoop() {
 	defer c.finish()
 	c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
 	c.ws.SetPongHandler(func(string) error {
-		c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+		if !c.isClosing() {
+			c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+		}
 		return nil
 	})
 	for {
 		typ, data, err := c.ws.ReadMessage()
 		if err != nil {
 			return
+		}
+		if c.isClosing() {
+			continue
 		}
 		c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
 		if typ != websocket.TextMessage {
