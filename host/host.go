@@ -10,6 +10,7 @@ package host
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -42,6 +43,7 @@ type Host struct {
 
 	ln  net.Listener
 	srv *http.Server
+	tls bool // serving wss://
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -103,10 +105,21 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		h.shutdownStore()
 		return nil, err
 	}
+	tlsConf, err := loadTLS(opts.TLSCert, opts.TLSKey)
+	if err != nil {
+		h.shutdownStore()
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
 		h.shutdownStore()
 		return nil, err
+	}
+	if tlsConf != nil {
+		ln = tls.NewListener(ln, tlsConf)
+		h.tls = true
+	} else if !isLoopback(opts.Addr) {
+		h.log.Warn(PlaintextWarning(opts.Addr))
 	}
 	h.ln = ln
 	mux := http.NewServeMux()
@@ -156,6 +169,13 @@ func (h *Host) openStore() error {
 	if h.dataDir != "" {
 		if err := os.MkdirAll(h.dataDir, 0o700); err != nil {
 			return fmt.Errorf("data directory: %w", err)
+		}
+		tightened, err := tightenDir(h.dataDir)
+		if err != nil {
+			return fmt.Errorf("data directory: %w", err)
+		}
+		if tightened != 0 {
+			h.log.Warn("tightened the data directory's permissions to 0700", "dir", h.dataDir, "was", fmt.Sprintf("%#o", tightened))
 		}
 	}
 	if h.opts.Ephemeral {
@@ -249,6 +269,11 @@ func loadOrCreateToken(dir string) (string, error) {
 	return tok, nil
 }
 
+// IsLoopback reports whether a listen address (host:port, or a bare host)
+// is loopback: localhost, 127.0.0.0/8 or ::1. An empty host (":7777") and
+// 0.0.0.0 are not.
+func IsLoopback(addr string) bool { return isLoopback(addr) }
+
 func isLoopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -261,8 +286,17 @@ func isLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// URL is the WebSocket URL clients dial: "ws://ADDR/v1/ws".
-func (h *Host) URL() string { return "ws://" + h.Addr() + WSPath }
+// URL is the WebSocket URL clients dial: "ws://ADDR/v1/ws", or
+// "wss://ADDR/v1/ws" when the host serves TLS.
+func (h *Host) URL() string {
+	if h.tls {
+		return "wss://" + h.Addr() + WSPath
+	}
+	return "ws://" + h.Addr() + WSPath
+}
+
+// TLS reports whether the host serves wss://.
+func (h *Host) TLS() bool { return h.tls }
 
 // Addr is the address the host listens on, with the real port.
 func (h *Host) Addr() string {

@@ -69,12 +69,21 @@ func openSQLiteJournal(path string, syncFull bool) (*sqliteJournal, error) {
 		}
 		return "file:" + path + "?" + q.Encode()
 	}
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
 	w, err := sql.Open("sqlite", dsn(""))
 	if err != nil {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
 	if _, err := w.Exec(journalSchema); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	// The schema statement opened the WAL: tighten whatever an older host
+	// (or a umask) left readable.
+	if err := tightenFiles(path, path+"-wal", path+"-shm"); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}

@@ -97,6 +97,13 @@ type Options struct {
 	// then close with 1013) engage sooner and bounds memory per stalled
 	// client. 0 keeps the OS default.
 	SendBuffer int
+	// TLSCert and TLSKey, both set, are PEM files of a certificate (chain)
+	// and its private key: the host then serves wss:// (TLS 1.2 or later)
+	// and its URL and recorded address say wss://. Start fails when only
+	// one is set or they cannot be loaded. Without them the host serves
+	// plain ws:// and warns (in its log) when the address is not
+	// loopback.
+	TLSCert, TLSKey string
 	// SyncFull makes every journal commit wait for fsync (SQLite
 	// synchronous=FULL). By default commits survive a process crash
 	// (kill -9) but the last few may be lost on power failure.

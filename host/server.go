@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"crypto/subtle"
+	"crypto/tls"
 
 	"github.com/gorilla/websocket"
 
@@ -46,7 +47,11 @@ func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(MaxFrameBytes)
 	if n := h.opts.SendBuffer; n > 0 {
-		if tc, ok := ws.UnderlyingConn().(*net.TCPConn); ok {
+		nc := ws.UnderlyingConn()
+		if tc, ok := nc.(*tls.Conn); ok {
+			nc = tc.NetConn()
+		}
+		if tc, ok := nc.(*net.TCPConn); ok {
 			tc.SetWriteBuffer(n)
 		}
 	}

@@ -105,7 +105,11 @@ func oneShot(ctx context.Context, opts Options, do func(callFunc) error) error {
 	if err != nil {
 		return err
 	}
-	ws, err := dialWS(ctx, cred, deadAfter)
+	tlsConf, err := opts.tlsConfig()
+	if err != nil {
+		return err
+	}
+	ws, err := dialWS(ctx, cred, tlsConf, deadAfter)
 	if err != nil {
 		return asConnectError(err)
 	}

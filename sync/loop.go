@@ -271,9 +271,9 @@ func (l *loopState) startDial() {
 	l.nextAt = time.Time{}
 	ch := make(chan dialResult, 1)
 	l.dialCh = ch
-	ctx, cred, silence := l.ctx, l.c.cred, l.deadAfter
+	ctx, cred, tlsConf, silence := l.ctx, l.c.cred, l.c.tls, l.deadAfter
 	go func() {
-		ws, err := dialWS(ctx, cred, silence)
+		ws, err := dialWS(ctx, cred, tlsConf, silence)
 		ch <- dialResult{ws, err}
 	}()
 	l.dirty = true
