@@ -76,6 +76,9 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	if opts.OutboundQueue <= 0 {
 		opts.OutboundQueue = DefaultOutboundQueue
 	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
 	if opts.OutboundBytes <= 0 {
 		opts.OutboundBytes = DefaultOutboundBytes
 	}
@@ -356,10 +359,20 @@ func (h *Host) CreateSession(title string) (string, error) {
 	return s.id, nil
 }
 
+// ErrTooManySessions refuses a session beyond Options.MaxSessions.
+var ErrTooManySessions = errors.New("the host holds as many sessions as it allows")
+
 func (h *Host) createSession(title string) (*session, error) {
-	if h.isClosing() {
+	h.mu.Lock()
+	closing, full := h.closing, len(h.order) >= h.opts.MaxSessions
+	h.mu.Unlock()
+	switch {
+	case closing:
 		return nil, errHostClosing
+	case full:
+		return nil, fmt.Errorf("%w (%d)", ErrTooManySessions, h.opts.MaxSessions)
 	}
+	title = cutUTF8(title, TitleBound)
 	epoch := make([]byte, 8)
 	rand.Read(epoch)
 	rec := sessionRecord{ID: newID(), Epoch: hex.EncodeToString(epoch), CreatedAt: nowRFC3339()}

@@ -39,6 +39,22 @@ const (
 	// the request names none; MaxPageLimit caps what a request may ask.
 	DefaultPageLimit = 200
 	MaxPageLimit     = 1000
+	// TitleBound is the longest session title, in bytes: a session/create
+	// title and a "title" session/state value are cut to it on a UTF-8
+	// boundary, and session/list cuts titles journaled before the bound.
+	TitleBound = 256
+	// DefaultListLimit is how many sessions one session/list answer holds
+	// when the request names no limit (MaxPageLimit caps what it may ask);
+	// an answer also stops at about PageBytes.
+	DefaultListLimit = 100
+	// DefaultMaxSessions is how many sessions a host holds when
+	// Options.MaxSessions is zero; session/create beyond it is answered
+	// -32001 (backpressured) with data.reason "tooManySessions".
+	DefaultMaxSessions = 10000
+	// MaxRejections is how many durable rejections (turn/submit -32010) a
+	// session remembers: the newest. An older rejected commandId is then
+	// unknown to command/replay, and submitting it again is judged anew.
+	MaxRejections = 1000
 	// PingInterval is how often the host pings each connection; a
 	// connection silent for ReadTimeout is dropped.
 	PingInterval = 15 * time.Second
@@ -83,6 +99,9 @@ type Options struct {
 	// OutboundQueue bounds each connection's outbound queue, in messages;
 	// 0 means DefaultOutboundQueue.
 	OutboundQueue int
+	// MaxSessions bounds how many sessions the host holds (created through
+	// session/create or CreateSession); 0 means DefaultMaxSessions.
+	MaxSessions int
 	// OutboundBytes bounds each connection's outbound queue, in bytes of
 	// frames queued or being written (answers included); 0 means
 	// DefaultOutboundBytes. A frame alone in the queue is always accepted,

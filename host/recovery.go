@@ -72,8 +72,12 @@ func (s *session) load() error {
 	if err != nil {
 		return err
 	}
-	s.rejected = rej
-	return nil
+	var forgotten []string
+	for _, r := range rej {
+		forgotten = append(forgotten, s.rejected.add(r.CommandID, r.Reason)...)
+	}
+	// A journal written before rejections were bounded may hold more.
+	return s.h.j.forget(s.id, forgotten)
 }
 
 func stringOf(ev *model.Event, field string) string {

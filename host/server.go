@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"strings"
@@ -135,7 +136,7 @@ func (c *conn) handle(data []byte) {
 	case "initialize":
 		result, rerr = c.initialize(req.params)
 	case "session/list":
-		result, rerr = c.listSessions()
+		result, rerr = c.listSessions(req.params)
 	case "session/create":
 		result, rerr = c.createSession(req.params)
 	case "session/subscribe":
@@ -207,13 +208,29 @@ func agentName(h *Host) string {
 	return "custom"
 }
 
-func (c *conn) listSessions() (any, *rpcError) {
-	list := c.h.sessionList()
-	out := make([]map[string]any, len(list))
-	for i, s := range list {
-		out[i] = s.summary()
+func (c *conn) listSessions(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		Limit  *int    `json:"limit"`
+		Cursor *string `json:"cursor"`
 	}
-	return map[string]any{"sessions": out}, nil
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	limit := DefaultListLimit
+	if p.Limit != nil {
+		if *p.Limit < 1 {
+			return nil, errInvalidParams("invalid params: limit must be at least 1")
+		}
+		limit = min(*p.Limit, MaxPageLimit)
+	}
+	after := ""
+	if p.Cursor != nil && *p.Cursor != "" {
+		var ok bool
+		if after, ok = parseListCursor(*p.Cursor); !ok || c.h.session(after) == nil {
+			return nil, errInvalidParams("invalid params: cursor is not a session/list cursor of this host")
+		}
+	}
+	return listPage(c.h.sessionList(), after, limit, PageBytes), nil
 }
 
 func (c *conn) createSession(params json.RawMessage) (any, *rpcError) {
@@ -227,10 +244,10 @@ func (c *conn) createSession(params json.RawMessage) (any, *rpcError) {
 	if p.Title != nil {
 		title = *p.Title
 	}
-	if len(title) > FieldBound {
-		return nil, errInvalidParams("invalid params: title is too long")
-	}
 	s, err := c.h.createSession(title)
+	if errors.Is(err, ErrTooManySessions) {
+		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: " + err.Error(), Data: map[string]string{"reason": "tooManySessions"}}
+	}
 	if err != nil {
 		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: " + err.Error()}
 	}

@@ -50,7 +50,7 @@ type session struct {
 
 	commands  map[string]*command // by commandId
 	byTurn    map[string]*command // by turnId
-	rejected  map[string]string   // commandId -> durable rejection reason
+	rejected  *rejectionMemory    // the newest durable rejections
 	active    *turnRun
 	queue     []*queuedTurn
 	approvals map[string]*approvalWait
@@ -70,7 +70,7 @@ func newSession(h *Host, rec sessionRecord) *session {
 		seq: rec.Lease, lease: rec.Lease, state: st,
 		subs: map[*conn]struct{}{}, fullSeq: map[string]int64{}, lastDelta: map[string]int64{},
 		open: map[string]struct{}{}, commands: map[string]*command{}, byTurn: map[string]*command{},
-		rejected: map[string]string{}, approvals: map[string]*approvalWait{}, resolved: map[string]string{},
+		rejected: newRejectionMemory(MaxRejections), approvals: map[string]*approvalWait{}, resolved: map[string]string{},
 	}
 }
 
@@ -355,6 +355,7 @@ func (s *session) summary() map[string]any {
 	if raw := s.state.Value("title"); raw != nil {
 		json.Unmarshal(raw, &title)
 	}
+	title = cutUTF8(title, TitleBound) // journaled before titles were bounded
 	status := "idle"
 	if s.active != nil {
 		status = "running"
