@@ -337,10 +337,25 @@ func (h *Host) isClosing() bool {
 	return h.closing
 }
 
+// session finds a session by id, nil if there is none. It may be
+// unloaded: requests use loadedSession.
 func (h *Host) session(id string) *session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.sessions[id]
+}
+
+// loadedSession finds a session by id and folds it if it started
+// unloaded: nil and no error if there is no such session.
+func (h *Host) loadedSession(id string) (*session, error) {
+	s := h.session(id)
+	if s == nil {
+		return nil, nil
+	}
+	if err := s.ensureLoaded(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 func (h *Host) sessionList() []*session {
@@ -472,8 +487,13 @@ func (h *Host) Close() error {
 				<-c.done
 			}
 		}
-		h.flushAll()
+		clean := h.flushAll()
 		h.flushes.Wait()
+		if clean && h.j.durable() {
+			if err := h.writeShutdownSummary(); err != nil {
+				h.log.Warn("could not record the clean shutdown; the next start loads every session", "err", err)
+			}
+		}
 		h.closeErr = h.j.close()
 		if h.dataDir != "" && !h.opts.Ephemeral {
 			os.Remove(AddressPath(h.dataDir))
@@ -499,13 +519,17 @@ func (h *Host) stopTurns() {
 	h.wg.Wait()
 }
 
-// flushAll journals and sends what every session has emitted.
-func (h *Host) flushAll() {
+// flushAll journals and sends what every session has emitted, and
+// reports whether every commit succeeded.
+func (h *Host) flushAll() bool {
+	ok := true
 	for _, s := range h.sessionList() {
 		if err := s.flush(); err != nil {
 			h.log.Error("final journal commit failed", "session", s.id, "err", err)
+			ok = false
 		}
 	}
+	return ok
 }
 
 func nowMs() int64 { return time.Now().UnixMilli() }

@@ -60,6 +60,8 @@ type journal interface {
 	readAfter(sid string, after, upto int64, limit, maxBytes int) ([]journalEvent, bool, error)
 	// readSeqs returns the events with the given seqs, in seq order.
 	readSeqs(sid string, seqs []int64) ([]journalEvent, error)
+	// lastSeq is the seq of the session's last event (0 without one).
+	lastSeq(sid string) (int64, error)
 	// scan calls fn for every event of a session in seq order.
 	scan(sid string, fn func(journalEvent) error) error
 	// reject remembers a durable rejection; forget drops the named ones.
@@ -143,6 +145,15 @@ func (m *memJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) 
 	}
 	slices.SortFunc(out, func(a, b journalEvent) int { return int(a.Seq - b.Seq) })
 	return out, nil
+}
+
+func (m *memJournal) lastSeq(sid string) (int64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if evs := m.events[sid]; len(evs) > 0 {
+		return evs[len(evs)-1].Seq, nil
+	}
+	return 0, nil
 }
 
 func (m *memJournal) scan(sid string, fn func(journalEvent) error) error {

@@ -278,6 +278,12 @@ func (j *sqliteJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, erro
 	return out, rows.Err()
 }
 
+func (j *sqliteJournal) lastSeq(sid string) (int64, error) {
+	var n int64
+	err := j.r.QueryRow(`SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?`, sid).Scan(&n)
+	return n, err
+}
+
 func (j *sqliteJournal) scan(sid string, fn func(journalEvent) error) error {
 	rows, err := j.r.Query(`SELECT seq, method, params FROM events WHERE session_id = ? ORDER BY seq`, sid)
 	if err != nil {

@@ -259,7 +259,10 @@ func (c *conn) sessionParam(sid *string) (*session, *rpcError) {
 	if sid == nil || *sid == "" {
 		return nil, errInvalidParams("invalid params: sessionId is required")
 	}
-	s := c.h.session(*sid)
+	s, err := c.h.loadedSession(*sid)
+	if err != nil {
+		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+	}
 	if s == nil {
 		return nil, errUnknownSession(*sid)
 	}
