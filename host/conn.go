@@ -174,7 +174,23 @@ func (c *conn) sendClose(code int, reason string) {
 		c.ws.Close()
 		return
 	}
+	c.mu.Lock()
 	c.ws.SetReadDeadline(time.Now().Add(closeGrace))
+	c.mu.Unlock()
+}
+
+// extendRead moves the read deadline ReadTimeout ahead unless the
+// connection is closing (sendClose set the closing deadline then), and
+// reports whether it is still open. Both run under mu, so a deadline
+// extended just before a close never outlives the closing one.
+func (c *conn) extendRead() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return false
+	}
+	c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+	return true
 }
 
 // isClosing reports whether the connection accepts no more messages.

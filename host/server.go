@@ -85,9 +85,7 @@ func (c *conn) readLoop() {
 	defer c.finish()
 	c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
 	c.ws.SetPongHandler(func(string) error {
-		if !c.isClosing() {
-			c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
-		}
+		c.extendRead()
 		return nil
 	})
 	for {
@@ -95,10 +93,9 @@ func (c *conn) readLoop() {
 		if err != nil {
 			return
 		}
-		if c.isClosing() {
+		if !c.extendRead() {
 			continue
 		}
-		c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
 		if typ != websocket.TextMessage {
 			c.reply(nullID, nil, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: only text frames are accepted"})
 			continue
