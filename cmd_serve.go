@@ -58,6 +58,9 @@ func newServeCmd() *cobra.Command {
 				return err
 			}
 			out := cmd.OutOrStdout()
+			if !h.TLS() && !host.IsLoopback(opts.Addr) {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+host.PlaintextWarning(opts.Addr))
+			}
 			fmt.Fprintf(out, "lookout host listening on %s (%s)\n", h.URL(), h.Durability())
 			if h.DataDir() != "" {
 				fmt.Fprintf(out, "data directory: %s\n", h.DataDir())
@@ -92,6 +95,8 @@ func newServeCmd() *cobra.Command {
 	f.DurationVar(&opts.Pace, "pace", 40*time.Millisecond, "delay between the demo agent's stream steps (0 = instant)")
 	f.DurationVar(&opts.Latency, "latency", 0, "delay every answer by this much, to simulate a slow network (0 = off)")
 	f.BoolVar(&opts.DemoSession, "demo-session", true, "create a demo session with a short history on first start")
+	f.StringVar(&opts.TLSCert, "tls-cert", "", "PEM certificate (chain) to serve wss:// with; needs --tls-key")
+	f.StringVar(&opts.TLSKey, "tls-key", "", "PEM private key of --tls-cert")
 	f.BoolVar(&opts.SyncFull, "sync-full", false, "fsync every journal commit (survives power loss, slower)")
 	f.BoolVar(&verbose, "verbose", false, "log debug detail")
 	agent.register(cmd)

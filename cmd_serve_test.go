@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/host/hosttest"
 )
 
 func TestServeRunsAHostUntilCancelled(t *testing.T) {
@@ -138,5 +139,50 @@ func TestServeEphemeralKeepsItsTokenInTheDefaultDataDir(t *testing.T) {
 	}
 	if _, err := os.Stat(host.JournalPath(dir)); !os.IsNotExist(err) {
 		t.Fatalf("an ephemeral host wrote a journal: %v", err)
+	}
+}
+
+// serveOutput runs `lookout serve args...` until it prints its URL and
+// returns the URL and what it wrote on stderr by then; the host stops when
+// the test ends.
+func serveOutput(t *testing.T, args ...string) (url, stderr string) {
+	t.Helper()
+	cmd := newServeCmd()
+	pr, pw := io.Pipe()
+	var errb strings.Builder
+	cmd.SetOut(pw)
+	cmd.SetErr(&errb)
+	cmd.SetArgs(args)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx); pw.Close() }()
+	t.Cleanup(func() { cancel(); <-done })
+	lines := bufio.NewScanner(pr)
+	for url == "" && lines.Scan() {
+		if rest, ok := strings.CutPrefix(lines.Text(), "lookout host listening on "); ok {
+			url, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if url == "" {
+		cancel()
+		t.Fatalf("serve printed no URL: %v", <-done)
+	}
+	return url, errb.String() // written before the URL line
+}
+
+func TestServeTLSAndThePlaintextWarning(t *testing.T) {
+	cert, key, _ := hosttest.SelfSignedCert(t)
+	url, stderr := serveOutput(t, "--addr", "0.0.0.0:0", "--ephemeral", "--data", t.TempDir(), "--pace", "0")
+	if !strings.HasPrefix(url, "ws://") || !strings.Contains(stderr, "warning: serving plain ws:// on 0.0.0.0:0") {
+		t.Fatalf("plain non-loopback host: url %s, stderr %q", url, stderr)
+	}
+	url, stderr = serveOutput(t, "--addr", "0.0.0.0:0", "--ephemeral", "--data", t.TempDir(), "--tls-cert", cert, "--tls-key", key)
+	if !strings.HasPrefix(url, "wss://") || strings.Contains(stderr, "warning") {
+		t.Fatalf("TLS host: url %s, stderr %q", url, stderr)
+	}
+	_, stderr = serveOutput(t, "--addr", "127.0.0.1:0", "--ephemeral", "--data", t.TempDir())
+	if strings.Contains(stderr, "warning") {
+		t.Fatalf("loopback host warned: %q", stderr)
 	}
 }

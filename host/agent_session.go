@@ -45,6 +45,9 @@ func (s *session) setStateLocked(values map[string]any) error {
 			clean[k] = v
 		}
 	}
+	if t, ok := clean["title"].(string); ok {
+		clean["title"] = cutUTF8(t, TitleBound)
+	}
 	_, err := s.emitLocked(model.MethodSessionState, clean)
 	return err
 }

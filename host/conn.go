@@ -27,7 +27,17 @@ type outMsg struct {
 	shedKey string // session id + "\x00" + item id, for kindDelta and kindItemFull
 }
 
-const writeWait = 10 * time.Second
+const (
+	// writeWait bounds one frame's write: a client that reads nothing for
+	// this long is dropped.
+	writeWait = 10 * time.Second
+	// closeGrace is how long a connection closed with a close frame waits
+	// for the client's closing handshake (reading and discarding what the
+	// client still sends) before the socket is closed. Closing the socket
+	// while the client's requests sit unread would reset the connection
+	// and lose the close frame on the client's side (it would see 1006).
+	closeGrace = 5 * time.Second
+)
 
 // conn is one WebSocket client. Its reader goroutine handles requests in
 // order; its writer goroutine drains a bounded outbound queue, so that no
@@ -36,10 +46,12 @@ type conn struct {
 	h      *Host
 	ws     *websocket.Conn
 	deltas atomic.Bool // false: the client opted out of item/delta
-	limit  int
+	limit  int         // queue bound in messages
+	bytes  int         // queue bound in bytes
 
 	mu      sync.Mutex
 	q       []outMsg
+	qBytes  int // bytes queued or being written (the writer's batch)
 	spare   []outMsg
 	shed    map[string]struct{}
 	closing bool // no more messages are accepted
@@ -53,19 +65,22 @@ type conn struct {
 	once   sync.Once
 }
 
-func newConn(h *Host, ws *websocket.Conn, limit int) *conn {
-	c := &conn{h: h, ws: ws, limit: limit, shed: map[string]struct{}{},
+func newConn(h *Host, ws *websocket.Conn, limit, bytes int) *conn {
+	c := &conn{h: h, ws: ws, limit: limit, bytes: bytes, shed: map[string]struct{}{},
 		subs: map[string]*session{}, notify: make(chan struct{}, 1), done: make(chan struct{})}
 	c.deltas.Store(true)
 	return c
 }
 
-// enqueue queues one message. Sheddable messages are dropped when the queue
-// is full; a delta dropped for an item also drops that item's later deltas
-// on this connection until its next full-object event, so the client's
-// text stays a prefix of the truth. A message that must not be shed and
-// does not fit (after every queued sheddable message was evicted) closes
-// the connection with 1013.
+// enqueue queues one message. The queue is bounded both in messages
+// (limit) and in bytes (bytes, counting every frame queued or being
+// written, answers included); a message fits when both bounds hold, and a
+// message alone in the queue always fits. Sheddable messages that do not
+// fit are dropped; a delta dropped for an item also drops that item's
+// later deltas on this connection until its next full-object event, so
+// the client's text stays a prefix of the truth. A message that must not
+// be shed and does not fit (after every queued sheddable message was
+// evicted) closes the connection with 1013.
 func (c *conn) enqueue(m outMsg) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -80,7 +95,7 @@ func (c *conn) enqueue(m outMsg) {
 	case kindItemFull:
 		delete(c.shed, m.shedKey)
 	}
-	if len(c.q) >= c.limit {
+	if !c.fitsLocked(len(m.data)) {
 		if m.kind.sheddable() {
 			if m.kind == kindDelta {
 				c.shed[m.shedKey] = struct{}{}
@@ -88,16 +103,28 @@ func (c *conn) enqueue(m outMsg) {
 			return
 		}
 		c.evictSheddableLocked()
-		if len(c.q) >= c.limit {
+		if !c.fitsLocked(len(m.data)) {
 			c.closeLocked(websocket.CloseTryAgainLater, "outbound queue full: resume by cursor")
 			return
 		}
 	}
 	c.q = append(c.q, m)
+	c.qBytes += len(m.data)
+	if c.h != nil {
+		c.h.noteQueued(c.qBytes)
+	}
 	select {
 	case c.notify <- struct{}{}:
 	default:
 	}
+}
+
+// fitsLocked reports whether a message of n bytes fits the queue's bounds.
+func (c *conn) fitsLocked(n int) bool {
+	if c.qBytes == 0 && len(c.q) == 0 {
+		return true
+	}
+	return len(c.q) < c.limit && c.qBytes+n <= c.bytes
 }
 
 func (c *conn) evictSheddableLocked() {
@@ -107,6 +134,7 @@ func (c *conn) evictSheddableLocked() {
 			if m.kind == kindDelta {
 				c.shed[m.shedKey] = struct{}{}
 			}
+			c.qBytes -= len(m.data)
 			continue
 		}
 		kept = append(kept, m)
@@ -118,17 +146,58 @@ func (c *conn) evictSheddableLocked() {
 }
 
 // closeLocked stops accepting messages, drops what is queued and closes the
-// connection with code.
+// connection with code: the close frame goes out as soon as the frame
+// being written (if any) is out, within writeWait; the socket is closed
+// once the client answers the close or closeGrace passes. A client that
+// reads nothing for writeWait cannot receive a close frame and is simply
+// dropped.
 func (c *conn) closeLocked(code int, reason string) {
 	if c.closing {
 		return
 	}
 	c.closing, c.code, c.reason = true, code, reason
+	for _, m := range c.q {
+		c.qBytes -= len(m.data)
+	}
 	c.q = nil
-	go func() {
-		c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
+	if code == websocket.CloseTryAgainLater && c.h != nil {
+		c.h.slowCloses.Add(1)
+	}
+	go c.sendClose(code, reason)
+}
+
+// sendClose writes the close frame and starts the closing handshake: the
+// reader keeps reading (and discarding requests) until the client's close
+// arrives or closeGrace passes, then the reader's exit closes the socket.
+func (c *conn) sendClose(code int, reason string) {
+	if err := c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(writeWait)); err != nil {
 		c.ws.Close()
-	}()
+		return
+	}
+	c.mu.Lock()
+	c.ws.SetReadDeadline(time.Now().Add(closeGrace))
+	c.mu.Unlock()
+}
+
+// extendRead moves the read deadline ReadTimeout ahead unless the
+// connection is closing (sendClose set the closing deadline then), and
+// reports whether it is still open. Both run under mu, so a deadline
+// extended just before a close never outlives the closing one.
+func (c *conn) extendRead() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return false
+	}
+	c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+	return true
+}
+
+// isClosing reports whether the connection accepts no more messages.
+func (c *conn) isClosing() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closing
 }
 
 // closeAfterFlush stops accepting messages and closes the connection with
@@ -147,7 +216,8 @@ func (c *conn) closeAfterFlush(code int, reason string) {
 }
 
 // writeLoop drains the queue and pings. It returns when the connection is
-// done.
+// done, or when a close started by closeLocked makes writing pointless
+// (closeLocked's sendClose then owns the socket).
 func (c *conn) writeLoop() {
 	ping := time.NewTicker(PingInterval)
 	defer ping.Stop()
@@ -156,8 +226,11 @@ func (c *conn) writeLoop() {
 		case <-c.done:
 			return
 		case <-ping.C:
+			if c.isClosing() {
+				continue
+			}
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)); err != nil {
-				c.ws.Close()
+				c.writeFailed()
 				return
 			}
 			continue
@@ -179,12 +252,18 @@ func (c *conn) writeLoop() {
 				break
 			}
 			for i := range batch {
+				if i > 0 && !flush && c.isClosing() {
+					c.dropWritten(batch[i:])
+					break
+				}
 				c.ws.SetWriteDeadline(time.Now().Add(writeWait))
-				if err := c.ws.WriteMessage(websocket.TextMessage, batch[i].data); err != nil {
-					c.ws.Close()
+				err := c.ws.WriteMessage(websocket.TextMessage, batch[i].data)
+				c.dropWritten(batch[i : i+1])
+				if err != nil {
+					c.dropWritten(batch[i+1:])
+					c.writeFailed()
 					return
 				}
-				batch[i] = outMsg{}
 			}
 			c.mu.Lock()
 			if c.spare == nil {
@@ -193,6 +272,35 @@ func (c *conn) writeLoop() {
 			c.mu.Unlock()
 		}
 	}
+}
+
+// dropWritten forgets messages the writer has written (or given up on),
+// releasing their bytes from the queue's count.
+func (c *conn) dropWritten(ms []outMsg) {
+	n := 0
+	for i := range ms {
+		n += len(ms[i].data)
+		ms[i] = outMsg{}
+	}
+	if n == 0 {
+		return
+	}
+	c.mu.Lock()
+	c.qBytes -= n
+	c.mu.Unlock()
+}
+
+// writeFailed ends a connection whose write failed, unless a close frame
+// is on its way (closeLocked): then sendClose decides when the socket
+// closes.
+func (c *conn) writeFailed() {
+	c.mu.Lock()
+	closing, flush := c.closing, c.flush
+	c.mu.Unlock()
+	if closing && !flush {
+		return
+	}
+	c.ws.Close()
 }
 
 // finish runs once when the reader ends: the connection leaves every

@@ -13,6 +13,11 @@ import (
 // connPair returns a host-side conn (its writer not started, so its queue
 // only fills) and the client end of a real WebSocket.
 func connPair(t *testing.T, limit int) (*conn, *websocket.Conn) {
+	return connPairBytes(t, limit, 1<<20)
+}
+
+// connPairBytes is connPair with a byte bound.
+func connPairBytes(t *testing.T, limit, bytes int) (*conn, *websocket.Conn) {
 	t.Helper()
 	ch := make(chan *websocket.Conn, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -31,7 +36,7 @@ func connPair(t *testing.T, limit int) (*conn, *websocket.Conn) {
 	t.Cleanup(func() { client.Close() })
 	ws := <-ch
 	t.Cleanup(func() { ws.Close() })
-	return newConn(&Host{conns: map[*conn]struct{}{}}, ws, limit), client
+	return newConn(&Host{conns: map[*conn]struct{}{}}, ws, limit, bytes), client
 }
 
 func queued(c *conn) string {
@@ -95,5 +100,39 @@ func TestOutboundQueueShedsDeltasThenClosesWith1013(t *testing.T) {
 	c.enqueue(outMsg{data: []byte("late"), kind: kindResponse}) // no panic, nothing queued
 	if got := queued(c); got != "" {
 		t.Fatalf("queue %q after close", got)
+	}
+}
+
+func TestOutboundQueueIsBoundedInBytes(t *testing.T) {
+	c, client := connPairBytes(t, 100, 10)
+	// A frame alone always fits, even above the bound.
+	c.enqueue(outMsg{data: []byte("0123456789abc"), kind: kindResponse})
+	if got := queued(c); got != "0123456789abc" {
+		t.Fatalf("queue %q", got)
+	}
+	c.mu.Lock()
+	c.q, c.qBytes = nil, 0
+	c.mu.Unlock()
+	c.enqueue(outMsg{data: []byte("aaaa"), kind: kindResponse})
+	c.enqueue(outMsg{data: []byte("dd"), kind: kindDelta, shedKey: "s\x00I"})
+	c.enqueue(outMsg{data: []byte("bbbb"), kind: kindDurable})
+	c.enqueue(outMsg{data: []byte("ee"), kind: kindDelta, shedKey: "s\x00I"}) // 12 bytes: shed
+	if got := queued(c); got != "aaaa dd bbbb" {
+		t.Fatalf("queue %q", got)
+	}
+	c.enqueue(outMsg{data: []byte("cc"), kind: kindResponse}) // evicts the delta
+	if got := queued(c); got != "aaaa bbbb cc" {
+		t.Fatalf("queue %q", got)
+	}
+	c.enqueue(outMsg{data: []byte("answer"), kind: kindResponse}) // 16 bytes: close
+	if got := queued(c); got != "" {
+		t.Fatalf("a closed connection still queues %q", got)
+	}
+	if c.qBytes != 0 {
+		t.Fatalf("%d bytes counted after close", c.qBytes)
+	}
+	client.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, _, err := client.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseTryAgainLater) {
+		t.Fatalf("client read %v, want close 1013", err)
 	}
 }

@@ -10,6 +10,7 @@ package host
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lookout-sh/lookout/model"
@@ -41,6 +43,7 @@ type Host struct {
 
 	ln  net.Listener
 	srv *http.Server
+	tls bool // serving wss://
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -56,6 +59,9 @@ type Host struct {
 	closeOnce sync.Once
 	closeErr  error
 	served    chan struct{}
+
+	queuedPeak atomic.Int64 // the most bytes one connection ever had queued
+	slowCloses atomic.Int64 // connections closed with 1013 (queue full)
 }
 
 // Start opens (or creates) the journal, recovers sessions left open by an
@@ -71,6 +77,12 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	}
 	if opts.OutboundQueue <= 0 {
 		opts.OutboundQueue = DefaultOutboundQueue
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.OutboundBytes <= 0 {
+		opts.OutboundBytes = DefaultOutboundBytes
 	}
 	h := &Host{opts: opts, log: opts.Logger, sessions: map[string]*session{}, conns: map[*conn]struct{}{},
 		served: make(chan struct{}), release: func() {}}
@@ -98,10 +110,21 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		h.shutdownStore()
 		return nil, err
 	}
+	tlsConf, err := loadTLS(opts.TLSCert, opts.TLSKey)
+	if err != nil {
+		h.shutdownStore()
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
 		h.shutdownStore()
 		return nil, err
+	}
+	if tlsConf != nil {
+		ln = tls.NewListener(ln, tlsConf)
+		h.tls = true
+	} else if !isLoopback(opts.Addr) {
+		h.log.Warn(PlaintextWarning(opts.Addr))
 	}
 	h.ln = ln
 	mux := http.NewServeMux()
@@ -151,6 +174,13 @@ func (h *Host) openStore() error {
 	if h.dataDir != "" {
 		if err := os.MkdirAll(h.dataDir, 0o700); err != nil {
 			return fmt.Errorf("data directory: %w", err)
+		}
+		tightened, err := tightenDir(h.dataDir)
+		if err != nil {
+			return fmt.Errorf("data directory: %w", err)
+		}
+		if tightened != 0 {
+			h.log.Warn("tightened the data directory's permissions to 0700", "dir", h.dataDir, "was", fmt.Sprintf("%#o", tightened))
 		}
 	}
 	if h.opts.Ephemeral {
@@ -247,6 +277,11 @@ func loadOrCreateToken(dir string) (string, error) {
 	return tok, nil
 }
 
+// IsLoopback reports whether a listen address (host:port, or a bare host)
+// is loopback: localhost, 127.0.0.0/8 or ::1. An empty host (":7777") and
+// 0.0.0.0 are not.
+func IsLoopback(addr string) bool { return isLoopback(addr) }
+
 func isLoopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -259,8 +294,17 @@ func isLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// URL is the WebSocket URL clients dial: "ws://ADDR/v1/ws".
-func (h *Host) URL() string { return "ws://" + h.Addr() + WSPath }
+// URL is the WebSocket URL clients dial: "ws://ADDR/v1/ws", or
+// "wss://ADDR/v1/ws" when the host serves TLS.
+func (h *Host) URL() string {
+	if h.tls {
+		return "wss://" + h.Addr() + WSPath
+	}
+	return "ws://" + h.Addr() + WSPath
+}
+
+// TLS reports whether the host serves wss://.
+func (h *Host) TLS() bool { return h.tls }
 
 // Addr is the address the host listens on, with the real port.
 func (h *Host) Addr() string {
@@ -298,10 +342,25 @@ func (h *Host) isClosing() bool {
 	return h.closing
 }
 
+// session finds a session by id, nil if there is none. It may be
+// unloaded: requests use loadedSession.
 func (h *Host) session(id string) *session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.sessions[id]
+}
+
+// loadedSession finds a session by id and folds it if it started
+// unloaded: nil and no error if there is no such session.
+func (h *Host) loadedSession(id string) (*session, error) {
+	s := h.session(id)
+	if s == nil {
+		return nil, nil
+	}
+	if err := s.ensureLoaded(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 func (h *Host) sessionList() []*session {
@@ -320,13 +379,23 @@ func (h *Host) CreateSession(title string) (string, error) {
 	return s.id, nil
 }
 
+// ErrTooManySessions refuses a session beyond Options.MaxSessions.
+var ErrTooManySessions = errors.New("the host holds as many sessions as it allows")
+
 func (h *Host) createSession(title string) (*session, error) {
-	if h.isClosing() {
+	h.mu.Lock()
+	closing, full := h.closing, len(h.order) >= h.opts.MaxSessions
+	h.mu.Unlock()
+	switch {
+	case closing:
 		return nil, errHostClosing
+	case full:
+		return nil, fmt.Errorf("%w (%d)", ErrTooManySessions, h.opts.MaxSessions)
 	}
 	if err := h.health.err(); err != nil {
 		return nil, fmt.Errorf("%w (%v)", errJournalFailing, err)
 	}
+	title = cutUTF8(title, TitleBound)
 	epoch := make([]byte, 8)
 	rand.Read(epoch)
 	rec := sessionRecord{ID: newID(), Epoch: hex.EncodeToString(epoch), CreatedAt: nowRFC3339()}
@@ -357,6 +426,17 @@ func (h *Host) createSession(title string) (*session, error) {
 	h.order = append(h.order, s)
 	h.mu.Unlock()
 	return s, nil
+}
+
+// noteQueued records n bytes queued on one connection in the high-water
+// mark that tests read.
+func (h *Host) noteQueued(n int) {
+	for {
+		old := h.queuedPeak.Load()
+		if int64(n) <= old || h.queuedPeak.CompareAndSwap(old, int64(n)) {
+			return
+		}
+	}
 }
 
 func (h *Host) addConn(c *conn) bool {
@@ -415,8 +495,13 @@ func (h *Host) Close() error {
 				<-c.done
 			}
 		}
-		h.flushAll()
+		clean := h.flushAll()
 		h.flushes.Wait()
+		if clean && h.j.durable() {
+			if err := h.writeShutdownSummary(); err != nil {
+				h.log.Warn("could not record the clean shutdown; the next start loads every session", "err", err)
+			}
+		}
 		h.closeErr = h.j.close()
 		if h.dataDir != "" && !h.opts.Ephemeral {
 			os.Remove(AddressPath(h.dataDir))
@@ -442,13 +527,17 @@ func (h *Host) stopTurns() {
 	h.wg.Wait()
 }
 
-// flushAll journals and sends what every session has emitted.
-func (h *Host) flushAll() {
+// flushAll journals and sends what every session has emitted, and
+// reports whether every commit succeeded.
+func (h *Host) flushAll() bool {
+	ok := true
 	for _, s := range h.sessionList() {
 		if err := s.flush(); err != nil {
 			h.log.Error("final journal commit failed", "session", s.id, "err", err)
+			ok = false
 		}
 	}
+	return ok
 }
 
 func nowMs() int64 { return time.Now().UnixMilli() }

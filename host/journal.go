@@ -23,6 +23,11 @@ type streamRecord struct {
 	Params []byte
 }
 
+// rejection is a durable turn/submit rejection as stored.
+type rejection struct {
+	CommandID, Reason string
+}
+
 // sessionRecord is a session as stored.
 type sessionRecord struct {
 	ID        string
@@ -55,10 +60,15 @@ type journal interface {
 	readAfter(sid string, after, upto int64, limit, maxBytes int) ([]journalEvent, bool, error)
 	// readSeqs returns the events with the given seqs, in seq order.
 	readSeqs(sid string, seqs []int64) ([]journalEvent, error)
+	// lastSeq is the seq of the session's last event (0 without one).
+	lastSeq(sid string) (int64, error)
 	// scan calls fn for every event of a session in seq order.
 	scan(sid string, fn func(journalEvent) error) error
+	// reject remembers a durable rejection; forget drops the named ones.
+	// rejections returns a session's rejections oldest first.
 	reject(sid, commandID, reason string) error
-	rejections(sid string) (map[string]string, error)
+	forget(sid string, commandIDs []string) error
+	rejections(sid string) ([]rejection, error)
 	setMeta(key, value string) error
 	meta(key string) (string, error)
 	close() error
@@ -69,12 +79,12 @@ type memJournal struct {
 	mu     sync.RWMutex
 	recs   []sessionRecord
 	events map[string][]journalEvent
-	rej    map[string]map[string]string
+	rej    map[string][]rejection
 	kv     map[string]string
 }
 
 func newMemJournal() *memJournal {
-	return &memJournal{events: map[string][]journalEvent{}, rej: map[string]map[string]string{}, kv: map[string]string{}}
+	return &memJournal{events: map[string][]journalEvent{}, rej: map[string][]rejection{}, kv: map[string]string{}}
 }
 
 func (m *memJournal) durable() bool { return false }
@@ -137,6 +147,15 @@ func (m *memJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) 
 	return out, nil
 }
 
+func (m *memJournal) lastSeq(sid string) (int64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if evs := m.events[sid]; len(evs) > 0 {
+		return evs[len(evs)-1].Seq, nil
+	}
+	return 0, nil
+}
+
 func (m *memJournal) scan(sid string, fn func(journalEvent) error) error {
 	m.mu.RLock()
 	evs := slices.Clone(m.events[sid])
@@ -152,21 +171,23 @@ func (m *memJournal) scan(sid string, fn func(journalEvent) error) error {
 func (m *memJournal) reject(sid, cid, reason string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.rej[sid] == nil {
-		m.rej[sid] = map[string]string{}
+	if !slices.ContainsFunc(m.rej[sid], func(r rejection) bool { return r.CommandID == cid }) {
+		m.rej[sid] = append(m.rej[sid], rejection{cid, reason})
 	}
-	m.rej[sid][cid] = reason
 	return nil
 }
 
-func (m *memJournal) rejections(sid string) (map[string]string, error) {
+func (m *memJournal) forget(sid string, cids []string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.rej[sid] = slices.DeleteFunc(m.rej[sid], func(r rejection) bool { return slices.Contains(cids, r.CommandID) })
+	return nil
+}
+
+func (m *memJournal) rejections(sid string) ([]rejection, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	out := map[string]string{}
-	for k, v := range m.rej[sid] {
-		out[k] = v
-	}
-	return out, nil
+	return slices.Clone(m.rej[sid]), nil
 }
 
 func (m *memJournal) setMeta(k, v string) error {

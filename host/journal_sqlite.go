@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 )
@@ -49,6 +50,7 @@ CREATE TABLE IF NOT EXISTS rejections(
 	session_id TEXT NOT NULL,
 	command_id TEXT NOT NULL,
 	reason TEXT NOT NULL,
+	at INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY(session_id, command_id)
 ) WITHOUT ROWID;
 INSERT OR IGNORE INTO meta(key, value) VALUES('schema', '1');
@@ -69,12 +71,25 @@ func openSQLiteJournal(path string, syncFull bool) (*sqliteJournal, error) {
 		}
 		return "file:" + path + "?" + q.Encode()
 	}
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
 	w, err := sql.Open("sqlite", dsn(""))
 	if err != nil {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
 	if _, err := w.Exec(journalSchema); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	if err := migrateJournal(w); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	// The schema statement opened the WAL: tighten whatever an older host
+	// (or a umask) left readable.
+	if err := tightenFiles(path, path+"-wal", path+"-shm"); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
@@ -99,6 +114,22 @@ func openSQLiteJournal(path string, syncFull bool) (*sqliteJournal, error) {
 		return nil, err
 	}
 	return j, nil
+}
+
+// migrateJournal brings a journal written by an older host up to the
+// current schema: rejections gained "at" (when it was rejected, so that
+// the oldest can be forgotten; older rows count as oldest).
+func migrateJournal(w *sql.DB) error {
+	var n int
+	if err := w.QueryRow(`SELECT count(*) FROM pragma_table_info('rejections') WHERE name = 'at'`).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		if _, err := w.Exec(`ALTER TABLE rejections ADD COLUMN at INTEGER NOT NULL DEFAULT 0`); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (j *sqliteJournal) durable() bool { return true }
@@ -247,6 +278,12 @@ func (j *sqliteJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, erro
 	return out, rows.Err()
 }
 
+func (j *sqliteJournal) lastSeq(sid string) (int64, error) {
+	var n int64
+	err := j.r.QueryRow(`SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?`, sid).Scan(&n)
+	return n, err
+}
+
 func (j *sqliteJournal) scan(sid string, fn func(journalEvent) error) error {
 	rows, err := j.r.Query(`SELECT seq, method, params FROM events WHERE session_id = ? ORDER BY seq`, sid)
 	if err != nil {
@@ -266,23 +303,37 @@ func (j *sqliteJournal) scan(sid string, fn func(journalEvent) error) error {
 }
 
 func (j *sqliteJournal) reject(sid, cid, reason string) error {
-	_, err := j.w.Exec(`INSERT OR IGNORE INTO rejections(session_id, command_id, reason) VALUES(?, ?, ?)`, sid, cid, reason)
+	_, err := j.w.Exec(`INSERT OR IGNORE INTO rejections(session_id, command_id, reason, at) VALUES(?, ?, ?, ?)`,
+		sid, cid, reason, time.Now().UnixNano())
 	return err
 }
 
-func (j *sqliteJournal) rejections(sid string) (map[string]string, error) {
-	rows, err := j.r.Query(`SELECT command_id, reason FROM rejections WHERE session_id = ?`, sid)
+func (j *sqliteJournal) forget(sid string, cids []string) error {
+	if len(cids) == 0 {
+		return nil
+	}
+	args := make([]any, 0, len(cids)+1)
+	args = append(args, sid)
+	for _, c := range cids {
+		args = append(args, c)
+	}
+	_, err := j.w.Exec(`DELETE FROM rejections WHERE session_id = ? AND command_id IN (?`+strings.Repeat(",?", len(cids)-1)+`)`, args...)
+	return err
+}
+
+func (j *sqliteJournal) rejections(sid string) ([]rejection, error) {
+	rows, err := j.r.Query(`SELECT command_id, reason FROM rejections WHERE session_id = ? ORDER BY at, command_id`, sid)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]string{}
+	var out []rejection
 	for rows.Next() {
-		var c, r string
-		if err := rows.Scan(&c, &r); err != nil {
+		var r rejection
+		if err := rows.Scan(&r.CommandID, &r.Reason); err != nil {
 			return nil, err
 		}
-		out[c] = r
+		out = append(out, r)
 	}
 	return out, rows.Err()
 }

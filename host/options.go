@@ -31,10 +31,30 @@ const (
 	// DefaultOutboundQueue is the per-connection outbound queue bound, in
 	// messages, when Options.OutboundQueue is zero.
 	DefaultOutboundQueue = 4096
+	// DefaultOutboundBytes is the per-connection outbound queue bound, in
+	// bytes, when Options.OutboundBytes is zero: every frame queued or
+	// being written counts, answers included.
+	DefaultOutboundBytes = 8 << 20
 	// DefaultPageLimit is the limit of view/page and session/subscribe when
 	// the request names none; MaxPageLimit caps what a request may ask.
 	DefaultPageLimit = 200
 	MaxPageLimit     = 1000
+	// TitleBound is the longest session title, in bytes: a session/create
+	// title and a "title" session/state value are cut to it on a UTF-8
+	// boundary, and session/list cuts titles journaled before the bound.
+	TitleBound = 256
+	// DefaultListLimit is how many sessions one session/list answer holds
+	// when the request names no limit (MaxPageLimit caps what it may ask);
+	// an answer also stops at about PageBytes.
+	DefaultListLimit = 100
+	// DefaultMaxSessions is how many sessions a host holds when
+	// Options.MaxSessions is zero; session/create beyond it is answered
+	// -32001 (backpressured) with data.reason "tooManySessions".
+	DefaultMaxSessions = 10000
+	// MaxRejections is how many durable rejections (turn/submit -32010) a
+	// session remembers: the newest. An older rejected commandId is then
+	// unknown to command/replay, and submitting it again is judged anew.
+	MaxRejections = 1000
 	// PingInterval is how often the host pings each connection; a
 	// connection silent for ReadTimeout is dropped.
 	PingInterval = 15 * time.Second
@@ -79,6 +99,17 @@ type Options struct {
 	// OutboundQueue bounds each connection's outbound queue, in messages;
 	// 0 means DefaultOutboundQueue.
 	OutboundQueue int
+	// MaxSessions bounds how many sessions the host holds (created through
+	// session/create or CreateSession); 0 means DefaultMaxSessions.
+	MaxSessions int
+	// OutboundBytes bounds each connection's outbound queue, in bytes of
+	// frames queued or being written (answers included); 0 means
+	// DefaultOutboundBytes. A frame alone in the queue is always accepted,
+	// so the bound holds up to one frame (at most about PageBytes for an
+	// answer). Beyond it the same policy applies as for OutboundQueue:
+	// sheddable messages are dropped, and a message that must not be shed
+	// closes the connection with 1013.
+	OutboundBytes int
 	// SendBuffer, when positive, sets each connection's kernel send buffer
 	// (SO_SNDBUF) in bytes. Kernels buffer megabytes for a peer that stops
 	// reading; a small buffer makes the outbound queue policy (shed deltas,
@@ -88,6 +119,13 @@ type Options struct {
 	// wrapJournal, set only by tests (export_test.go), wraps the journal
 	// to inject its faults.
 	wrapJournal func(journal) journal
+	// TLSCert and TLSKey, both set, are PEM files of a certificate (chain)
+	// and its private key: the host then serves wss:// (TLS 1.2 or later)
+	// and its URL and recorded address say wss://. Start fails when only
+	// one is set or they cannot be loaded. Without them the host serves
+	// plain ws:// and warns (in its log) when the address is not
+	// loopback.
+	TLSCert, TLSKey string
 	// SyncFull makes every journal commit wait for fsync (SQLite
 	// synchronous=FULL). By default commits survive a process crash
 	// (kill -9) but the last few may be lost on power failure.

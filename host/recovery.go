@@ -11,13 +11,31 @@ import (
 // loadSessions rebuilds every session from the journal: its fold, indexes
 // and commands. A session left with open items or an active turn by an
 // abnormal death gets its host-death terminals appended now, before anyone
-// can subscribe. Queued turns stay queued; Start launches them.
+// can subscribe. Queued turns stay queued; Start launches them. A session
+// the last graceful shutdown left quiet and that has not changed since
+// starts unloaded instead (see shutdownSummary) and is folded on first use.
 func (h *Host) loadSessions() error {
 	recs, err := h.j.sessions()
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
+	sum, err := h.readShutdownSummary()
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
 	for _, rec := range recs {
+		if sum != nil {
+			last, err := h.j.lastSeq(rec.ID)
+			if err != nil {
+				return fmt.Errorf("journal: session %s: %w", rec.ID, err)
+			}
+			if st, ok := stubFor(sum, rec.ID, last); ok {
+				s := newStubSession(h, rec, st)
+				h.sessions[s.id] = s
+				h.order = append(h.order, s)
+				continue
+			}
+		}
 		s := newSession(h, rec)
 		if err := s.load(); err != nil {
 			return fmt.Errorf("journal: session %s: %w", rec.ID, err)
@@ -72,8 +90,12 @@ func (s *session) load() error {
 	if err != nil {
 		return err
 	}
-	s.rejected = rej
-	return nil
+	var forgotten []string
+	for _, r := range rej {
+		forgotten = append(forgotten, s.rejected.add(r.CommandID, r.Reason)...)
+	}
+	// A journal written before rejections were bounded may hold more.
+	return s.h.j.forget(s.id, forgotten)
 }
 
 func stringOf(ev *model.Event, field string) string {

@@ -3,8 +3,12 @@ package host
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/lookout-sh/lookout/model"
+	"fmt"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/lookout-sh/lookout/model"
 )
 
 // rpcError is an error answer. Data, when non-nil, is marshalled as the
@@ -62,7 +66,7 @@ func parseIncoming(raw []byte) (*incoming, json.RawMessage, *rpcError) {
 	if hasID {
 		id = bytes.TrimSpace(id)
 		if !validID(id) {
-			return nil, nullID, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: id must be a string, a number or null"}
+			return nil, nullID, &rpcError{Code: model.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: id must be a number, null, or a string of at most %d bytes of UTF-8 without control characters", MaxIDBytes)}
 		}
 	}
 	answerID := id
@@ -105,14 +109,33 @@ func parseIncoming(raw []byte) (*incoming, json.RawMessage, *rpcError) {
 	return &incoming{id: id, method: method, params: params}, nil, nil
 }
 
+// MaxIDBytes bounds a string request id, as sent (escapes included).
+const MaxIDBytes = 256
+
+// validID reports whether a request id may be echoed as sent: a number,
+// null, or a string whose raw bytes are valid UTF-8 (encoding/json would
+// accept invalid bytes and the answer would echo them), at most
+// MaxIDBytes long, and that holds no control character, escaped or not
+// (a client printing the id must not print a terminal escape).
 func validID(id json.RawMessage) bool {
 	if len(id) == 0 {
 		return false
 	}
 	switch c := id[0]; {
 	case c == '"':
+		if len(id) > MaxIDBytes || !utf8.Valid(id) {
+			return false
+		}
 		var s string
-		return json.Unmarshal(id, &s) == nil
+		if json.Unmarshal(id, &s) != nil {
+			return false
+		}
+		for _, r := range s {
+			if unicode.IsControl(r) || r == utf8.RuneError {
+				return false
+			}
+		}
+		return true
 	case c == 'n':
 		return string(id) == "null"
 	case c == '-' || (c >= '0' && c <= '9'):

@@ -2,12 +2,14 @@ package host
 
 import (
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"strings"
 	"time"
 
 	"crypto/subtle"
+	"crypto/tls"
 
 	"github.com/gorilla/websocket"
 
@@ -46,11 +48,15 @@ func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(MaxFrameBytes)
 	if n := h.opts.SendBuffer; n > 0 {
-		if tc, ok := ws.UnderlyingConn().(*net.TCPConn); ok {
+		nc := ws.UnderlyingConn()
+		if tc, ok := nc.(*tls.Conn); ok {
+			nc = tc.NetConn()
+		}
+		if tc, ok := nc.(*net.TCPConn); ok {
 			tc.SetWriteBuffer(n)
 		}
 	}
-	c := newConn(h, ws, h.opts.OutboundQueue)
+	c := newConn(h, ws, h.opts.OutboundQueue, h.opts.OutboundBytes)
 	if !h.addConn(c) {
 		ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1001, "host shutting down"), time.Now().Add(time.Second))
 		ws.Close()
@@ -72,12 +78,14 @@ func (h *Host) authorized(r *http.Request) bool {
 }
 
 // readLoop reads frames until the connection ends, answering each request
-// in order.
+// in order. Once the connection is closing (a close frame is on its way)
+// it reads on, discarding requests, until the client's close arrives or
+// the closing deadline passes.
 func (c *conn) readLoop() {
 	defer c.finish()
 	c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
 	c.ws.SetPongHandler(func(string) error {
-		c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+		c.extendRead()
 		return nil
 	})
 	for {
@@ -85,7 +93,9 @@ func (c *conn) readLoop() {
 		if err != nil {
 			return
 		}
-		c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+		if !c.extendRead() {
+			continue
+		}
 		if typ != websocket.TextMessage {
 			c.reply(nullID, nil, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: only text frames are accepted"})
 			continue
@@ -123,7 +133,7 @@ func (c *conn) handle(data []byte) {
 	case "initialize":
 		result, rerr = c.initialize(req.params)
 	case "session/list":
-		result, rerr = c.listSessions()
+		result, rerr = c.listSessions(req.params)
 	case "session/create":
 		result, rerr = c.createSession(req.params)
 	case "session/subscribe":
@@ -195,13 +205,29 @@ func agentName(h *Host) string {
 	return "custom"
 }
 
-func (c *conn) listSessions() (any, *rpcError) {
-	list := c.h.sessionList()
-	out := make([]map[string]any, len(list))
-	for i, s := range list {
-		out[i] = s.summary()
+func (c *conn) listSessions(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		Limit  *int    `json:"limit"`
+		Cursor *string `json:"cursor"`
 	}
-	return map[string]any{"sessions": out}, nil
+	if e := decodeParams(params, &p); e != nil {
+		return nil, e
+	}
+	limit := DefaultListLimit
+	if p.Limit != nil {
+		if *p.Limit < 1 {
+			return nil, errInvalidParams("invalid params: limit must be at least 1")
+		}
+		limit = min(*p.Limit, MaxPageLimit)
+	}
+	after := ""
+	if p.Cursor != nil && *p.Cursor != "" {
+		var ok bool
+		if after, ok = parseListCursor(*p.Cursor); !ok || c.h.session(after) == nil {
+			return nil, errInvalidParams("invalid params: cursor is not a session/list cursor of this host")
+		}
+	}
+	return listPage(c.h.sessionList(), after, limit, PageBytes), nil
 }
 
 func (c *conn) createSession(params json.RawMessage) (any, *rpcError) {
@@ -215,10 +241,10 @@ func (c *conn) createSession(params json.RawMessage) (any, *rpcError) {
 	if p.Title != nil {
 		title = *p.Title
 	}
-	if len(title) > FieldBound {
-		return nil, errInvalidParams("invalid params: title is too long")
-	}
 	s, err := c.h.createSession(title)
+	if errors.Is(err, ErrTooManySessions) {
+		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: " + err.Error(), Data: map[string]string{"reason": "tooManySessions"}}
+	}
 	if err != nil {
 		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: " + err.Error()}
 	}
@@ -230,7 +256,10 @@ func (c *conn) sessionParam(sid *string) (*session, *rpcError) {
 	if sid == nil || *sid == "" {
 		return nil, errInvalidParams("invalid params: sessionId is required")
 	}
-	s := c.h.session(*sid)
+	s, err := c.h.loadedSession(*sid)
+	if err != nil {
+		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+	}
 	if s == nil {
 		return nil, errUnknownSession(*sid)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lookout-sh/lookout/model"
@@ -25,6 +26,14 @@ type session struct {
 	id      string
 	epoch   string
 	created string
+
+	// A session that a graceful shutdown left quiet starts unloaded: stub
+	// is what session/list shows of it until ensureLoaded (under lmu)
+	// folds its journal on first use and sets loaded. stub is immutable.
+	stub    *sessionStub
+	loaded  atomic.Bool
+	lmu     sync.Mutex
+	loadErr error // guarded by lmu
 
 	// fmu serialises flushes (commit, then send) and is held by whoever
 	// must see everything emitted so far committed and sent (subscribe,
@@ -50,7 +59,7 @@ type session struct {
 
 	commands  map[string]*command // by commandId
 	byTurn    map[string]*command // by turnId
-	rejected  map[string]string   // commandId -> durable rejection reason
+	rejected  *rejectionMemory    // the newest durable rejections
 	active    *turnRun
 	queue     []*queuedTurn
 	approvals map[string]*approvalWait
@@ -65,13 +74,23 @@ type posEntry struct {
 func newSession(h *Host, rec sessionRecord) *session {
 	st := model.NewState(rec.ID)
 	st.Epoch = rec.Epoch
-	return &session{
+	s := &session{
 		h: h, id: rec.ID, epoch: rec.Epoch, created: rec.CreatedAt,
 		seq: rec.Lease, lease: rec.Lease, state: st,
 		subs: map[*conn]struct{}{}, fullSeq: map[string]int64{}, lastDelta: map[string]int64{},
 		open: map[string]struct{}{}, commands: map[string]*command{}, byTurn: map[string]*command{},
-		rejected: map[string]string{}, approvals: map[string]*approvalWait{}, resolved: map[string]string{},
+		rejected: newRejectionMemory(MaxRejections), approvals: map[string]*approvalWait{}, resolved: map[string]string{},
 	}
+	s.loaded.Store(true)
+	return s
+}
+
+// newStubSession is a session that starts unloaded (see ensureLoaded).
+func newStubSession(h *Host, rec sessionRecord, stub sessionStub) *session {
+	s := newSession(h, rec)
+	s.stub = &stub
+	s.loaded.Store(false)
+	return s
 }
 
 // headLocked is the newest viewCursor's seq that clients may know: the
@@ -354,12 +373,20 @@ func (s *session) unsubscribe(c *conn) {
 
 // summary is the session/list entry.
 func (s *session) summary() map[string]any {
+	if !s.loaded.Load() {
+		return s.stubSummary()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.summaryLocked()
+}
+
+func (s *session) summaryLocked() map[string]any {
 	title := ""
 	if raw := s.state.Value("title"); raw != nil {
 		json.Unmarshal(raw, &title)
 	}
+	title = cutUTF8(title, TitleBound) // journaled before titles were bounded
 	status := "idle"
 	if s.active != nil {
 		status = "running"

@@ -60,7 +60,7 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	if cmd := s.commands[cid]; cmd != nil {
 		return map[string]any{"status": cmd.first, "turnId": cmd.turnID}, nil
 	}
-	if reason, ok := s.rejected[cid]; ok {
+	if reason, ok := s.rejected.get(cid); ok {
 		return nil, errRejected(reason, "command was rejected: "+reason)
 	}
 	if s.h.isClosing() {
@@ -73,7 +73,13 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 		if err := s.h.j.reject(s.id, cid, reason); err != nil {
 			return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
 		}
-		s.rejected[cid] = reason
+		if forgotten := s.rejected.add(cid, reason); len(forgotten) > 0 {
+			if err := s.h.j.forget(s.id, forgotten); err != nil {
+				// Remembered in the journal a little longer than in memory:
+				// the next start forgets them.
+				s.h.log.Warn("could not forget old rejections", "session", s.id, "err", err)
+			}
+		}
 		return errRejected(reason, msg)
 	}
 	switch {
@@ -336,7 +342,7 @@ func (s *session) respond(approvalID, decision string) *rpcError {
 func (s *session) replay(cid string) map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if reason, ok := s.rejected[cid]; ok {
+	if reason, ok := s.rejected.get(cid); ok {
 		return map[string]any{"state": "settled", "turnId": nil,
 			"settlement": map[string]any{"kind": "rejected", "reason": reason}}
 	}

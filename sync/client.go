@@ -16,6 +16,7 @@ package sync
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	gosync "sync"
 	"sync/atomic"
@@ -107,8 +108,9 @@ type Snapshot struct {
 // Run, read it with Current and Updates.
 type Client struct {
 	opts Options
-	url  string     // cred.URL
-	cred Credential // what is sent to url (ResolveCredential)
+	url  string      // cred.URL
+	cred Credential  // what is sent to url (ResolveCredential)
+	tls  *tls.Config // for wss:// (Options.TLSCAFile); nil: the system's roots
 
 	updates chan struct{}
 	wake    chan struct{}
@@ -150,10 +152,15 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	tlsConf, err := opts.tlsConfig()
+	if err != nil {
+		return nil, err
+	}
 	c := &Client{
 		opts:    opts,
 		url:     cred.URL,
 		cred:    cred,
+		tls:     tlsConf,
 		updates: make(chan struct{}, 1),
 		wake:    make(chan struct{}, 1),
 		settled: map[string]model.Retirement{},

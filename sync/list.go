@@ -44,30 +44,71 @@ type RPCError struct {
 
 func (e *RPCError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Method, e.Msg, e.Code) }
 
-// ListSessions connects once, initializes and returns the host's sessions.
-// A URL or token refused before dialling is a *CredentialError; a refused
-// handshake or an unreachable host is a *ConnectError.
-func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
-	var r struct {
-		Sessions []SessionInfo `json:"sessions"`
+// listPage is one session/list answer. A host that does not page answers
+// without hasMore: one page holds everything.
+type listPage struct {
+	Sessions   []SessionInfo `json:"sessions"`
+	HasMore    bool          `json:"hasMore"`
+	NextCursor string        `json:"nextCursor"`
+}
+
+// listParams are the params of the session/list request after a page
+// answered with cursor ("" for the first page).
+func listParams(cursor string) map[string]any {
+	p := map[string]any{"limit": listLimit}
+	if cursor != "" {
+		p["cursor"] = cursor
 	}
+	return p
+}
+
+// listLimit is how many sessions a client asks for per session/list page.
+const listLimit = 500
+
+// maxListPages bounds how many session/list pages a client reads (a host
+// whose cursor never ends must not keep it busy forever): 2,000 pages of
+// listLimit is far beyond any host's session bound.
+const maxListPages = 2000
+
+// nextListCursor decides, after a page asked for with cursor, whether to
+// ask for another and with which cursor: only when the page says more
+// follow, names a cursor, and that cursor moved on.
+func nextListCursor(cursor string, p listPage, pages int) (string, bool) {
+	if !p.HasMore || p.NextCursor == "" || p.NextCursor == cursor || pages >= maxListPages {
+		return "", false
+	}
+	return p.NextCursor, true
+}
+
+// ListSessions connects once, initializes and returns the host's sessions,
+// reading every page of session/list. A URL or token refused before
+// dialling is a *CredentialError; a refused handshake or an unreachable
+// host is a *ConnectError.
+func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
+	out := []SessionInfo{}
 	err := oneShot(ctx, opts, func(call callFunc) error {
-		res, err := call("session/list", struct{}{})
-		if err != nil {
-			return err
+		cursor := ""
+		for pages := 1; ; pages++ {
+			res, err := call("session/list", listParams(cursor))
+			if err != nil {
+				return err
+			}
+			var p listPage
+			if err := json.Unmarshal(res, &p); err != nil {
+				return fmt.Errorf("malformed session/list result: %w", err)
+			}
+			out = append(out, p.Sessions...)
+			next, more := nextListCursor(cursor, p, pages)
+			if !more {
+				return nil
+			}
+			cursor = next
 		}
-		if err := json.Unmarshal(res, &r); err != nil {
-			return fmt.Errorf("malformed session/list result: %w", err)
-		}
-		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if r.Sessions == nil {
-		r.Sessions = []SessionInfo{}
-	}
-	return r.Sessions, nil
+	return out, nil
 }
 
 // CreateSession connects once, initializes and creates a session on the
@@ -105,7 +146,11 @@ func oneShot(ctx context.Context, opts Options, do func(callFunc) error) error {
 	if err != nil {
 		return err
 	}
-	ws, err := dialWS(ctx, cred, deadAfter)
+	tlsConf, err := opts.tlsConfig()
+	if err != nil {
+		return err
+	}
+	ws, err := dialWS(ctx, cred, tlsConf, deadAfter)
 	if err != nil {
 		return asConnectError(err)
 	}

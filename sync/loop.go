@@ -271,9 +271,9 @@ func (l *loopState) startDial() {
 	l.nextAt = time.Time{}
 	ch := make(chan dialResult, 1)
 	l.dialCh = ch
-	ctx, cred, silence := l.ctx, l.c.cred, l.deadAfter
+	ctx, cred, tlsConf, silence := l.ctx, l.c.cred, l.c.tls, l.deadAfter
 	go func() {
-		ws, err := dialWS(ctx, cred, silence)
+		ws, err := dialWS(ctx, cred, tlsConf, silence)
 		ch <- dialResult{ws, err}
 	}()
 	l.dirty = true
@@ -317,25 +317,36 @@ func (l *loopState) onInitialized(res json.RawMessage, rerr *model.RPCError) {
 	l.link.initialized = true
 	l.everConn = true
 	if l.sessionID == "" {
-		l.call("session/list", struct{}{}, l.onSessionList)
+		l.listSessions(nil, "", 1)
 		return
 	}
 	l.subscribe()
 }
 
-func (l *loopState) onSessionList(res json.RawMessage, rerr *model.RPCError) {
+// listSessions asks for the session/list page after cursor; acc holds the
+// sessions of the pages before it, and pages counts this one.
+func (l *loopState) listSessions(acc []SessionInfo, cursor string, pages int) {
+	l.call("session/list", listParams(cursor), func(res json.RawMessage, rerr *model.RPCError) {
+		l.onSessionList(acc, cursor, pages, res, rerr)
+	})
+}
+
+func (l *loopState) onSessionList(acc []SessionInfo, cursor string, pages int, res json.RawMessage, rerr *model.RPCError) {
 	if rerr != nil {
 		l.dropLink(&connError{Msg: "session/list failed: " + rerr.Message}, false)
 		return
 	}
-	var r struct {
-		Sessions []SessionInfo `json:"sessions"`
-	}
+	var r listPage
 	if err := json.Unmarshal(res, &r); err != nil {
 		l.dropLink(&connError{Persistent: true, Msg: "malformed session/list result: " + err.Error()}, false)
 		return
 	}
-	id := pickSession(r.Sessions)
+	acc = append(acc, r.Sessions...)
+	if next, more := nextListCursor(cursor, r, pages); more {
+		l.listSessions(acc, next, pages+1)
+		return
+	}
+	id := pickSession(acc)
 	if id == "" {
 		l.dropLink(&connError{Persistent: true, Reason: ReasonNoSession, Msg: "the host has no sessions"}, false)
 		return

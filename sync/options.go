@@ -1,6 +1,8 @@
 package sync
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -44,6 +46,11 @@ type Options struct {
 	// without it New and ListSessions refuse such a URL with a
 	// *CredentialError before dialling.
 	InsecurePlaintext bool
+	// TLSCAFile is a PEM file of CA certificates trusted for wss:// hosts
+	// in addition to the system's roots (for a host serving a self-signed
+	// or private-CA certificate). "" means $LOOKOUT_TLS_CA; without either,
+	// the system's roots alone.
+	TLSCAFile string
 	// SessionID is the session to follow. "" makes Run pick the most
 	// recently updated session the host lists (callers that want to choose
 	// use ListSessions first).
@@ -215,6 +222,32 @@ func (o Options) hostsFile() string {
 		return ""
 	}
 	return o.HostsFile
+}
+
+// tlsConfig is the TLS configuration for dialling wss:// hosts: nil (the
+// system's roots) unless TLSCAFile or $LOOKOUT_TLS_CA names a CA file,
+// whose certificates are then trusted besides the system's. A CA file
+// that cannot be read or holds no certificate is an error.
+func (o Options) tlsConfig() (*tls.Config, error) {
+	path := o.TLSCAFile
+	if path == "" {
+		path = os.Getenv("LOOKOUT_TLS_CA")
+	}
+	if path == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("TLS CA file: %w", err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("TLS CA file %s holds no PEM certificate", path)
+	}
+	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }
 
 // readTrimmed is a small file's trimmed contents, "" if it cannot be read.

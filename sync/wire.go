@@ -2,6 +2,7 @@ package sync
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -68,10 +69,11 @@ type wsConn struct {
 }
 
 // dialWS opens the WebSocket at cred.URL with cred's bearer token, if
-// any. A connection that hears nothing (no frame, no ping) for silence is
-// dead.
-func dialWS(ctx context.Context, cred Credential, silence time.Duration) (*wsConn, error) {
+// any; a wss:// URL is verified with tlsConf (nil: the system's roots). A
+// connection that hears nothing (no frame, no ping) for silence is dead.
+func dialWS(ctx context.Context, cred Credential, tlsConf *tls.Config, silence time.Duration) (*wsConn, error) {
 	d := websocket.Dialer{
+		TLSClientConfig:  tlsConf,
 		HandshakeTimeout: dialTimeout,
 		NetDialContext:   (&net.Dialer{Timeout: dialTimeout}).DialContext,
 		Proxy:            http.ProxyFromEnvironment,

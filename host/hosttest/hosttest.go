@@ -6,6 +6,7 @@ package hosttest
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -81,7 +82,13 @@ func Dial(t testing.TB, h *host.Host) *Client {
 // DialURL connects to a WebSocket URL with the given request headers. On a
 // refused upgrade it returns the HTTP response (for its status code).
 func DialURL(url string, header http.Header) (*Client, *http.Response, error) {
-	d := websocket.Dialer{HandshakeTimeout: Timeout}
+	return DialURLTLS(url, header, nil)
+}
+
+// DialURLTLS is DialURL with a TLS configuration for wss:// URLs (nil:
+// the system's roots).
+func DialURLTLS(url string, header http.Header, conf *tls.Config) (*Client, *http.Response, error) {
+	d := websocket.Dialer{HandshakeTimeout: Timeout, TLSClientConfig: conf}
 	ws, resp, err := d.Dial(url, header)
 	if err != nil {
 		return nil, resp, err

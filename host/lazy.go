@@ -1,0 +1,140 @@
+package host
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// cleanShutdownKey is the journal meta entry a host writes as the last
+// thing of a graceful Close: a shutdownSummary of every quiet session. The
+// next start reads it and removes it at once, so an abnormal death after
+// that start leaves no summary behind and the start after it folds every
+// session (recovery needs the folds).
+const cleanShutdownKey = "cleanShutdown"
+
+// shutdownSummary is what a graceful Close leaves for the next start: for
+// each quiet session (nothing running, queued, open or waiting for an
+// approval) what session/list shows of it. A start finds such a session
+// unchanged when its last journaled seq is still Head, and then keeps only
+// this summary until the session is first used (lazy loading), so that
+// starting takes time in the number of sessions, not of events.
+type shutdownSummary struct {
+	Sessions map[string]sessionStub `json:"sessions"`
+}
+
+// sessionStub is session/list's view of a session not yet loaded.
+type sessionStub struct {
+	Title     string `json:"title"`
+	UpdatedAt string `json:"updatedAt"`
+	// Head is the seq of the session's last journaled event: what its
+	// head is once loaded.
+	Head int64 `json:"head"`
+}
+
+// readShutdownSummary returns the summary a graceful Close left, and
+// removes it from the journal. A missing or unreadable summary is nil:
+// every session is then loaded at start.
+func (h *Host) readShutdownSummary() (*shutdownSummary, error) {
+	raw, err := h.j.meta(cleanShutdownKey)
+	if err != nil || raw == "" {
+		return nil, err
+	}
+	if err := h.j.setMeta(cleanShutdownKey, ""); err != nil {
+		return nil, err
+	}
+	var sum shutdownSummary
+	if err := json.Unmarshal([]byte(raw), &sum); err != nil {
+		h.log.Warn("ignoring an unreadable clean-shutdown summary; loading every session", "err", err)
+		return nil, nil
+	}
+	return &sum, nil
+}
+
+// stubFor decides whether a session can start unloaded: the summary names
+// it and its journal has not moved since (lastSeq is its last journaled
+// seq now). A host of another version may have appended after the summary
+// was written, or died doing so; then the session is loaded (and
+// recovered) at start.
+func stubFor(sum *shutdownSummary, id string, lastSeq int64) (sessionStub, bool) {
+	if sum == nil {
+		return sessionStub{}, false
+	}
+	st, ok := sum.Sessions[id]
+	if !ok || st.Head != lastSeq {
+		return sessionStub{}, false
+	}
+	return st, true
+}
+
+// writeShutdownSummary records every quiet session's summary, as the last
+// write of a graceful Close.
+func (h *Host) writeShutdownSummary() error {
+	sum := shutdownSummary{Sessions: map[string]sessionStub{}}
+	for _, s := range h.sessionList() {
+		if st, ok := s.quietStub(); ok {
+			sum.Sessions[s.id] = st
+		}
+	}
+	b, err := json.Marshal(sum)
+	if err != nil {
+		return err
+	}
+	return h.j.setMeta(cleanShutdownKey, string(b))
+}
+
+// quietStub returns the session's stub when nothing in it is running,
+// queued, open or waiting.
+func (s *session) quietStub() (sessionStub, bool) {
+	if !s.loaded.Load() {
+		return *s.stub, true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active != nil || len(s.queue) > 0 || len(s.open) > 0 || len(s.approvals) > 0 || len(s.outbox) > 0 ||
+		s.state.ActiveTurn() != nil || len(s.state.QueuedTurns()) > 0 || s.sentDurable != s.state.DurableCursor {
+		return sessionStub{}, false
+	}
+	sm := s.summaryLocked()
+	return sessionStub{Title: sm["title"].(string), UpdatedAt: sm["updatedAt"].(string), Head: s.state.DurableCursor}, true
+}
+
+// ensureLoaded folds a session that started unloaded (on its first use).
+// A session whose journal cannot be folded stays unusable until the next
+// start: its error is returned again.
+func (s *session) ensureLoaded() error {
+	if s.loaded.Load() {
+		return nil
+	}
+	s.lmu.Lock()
+	defer s.lmu.Unlock()
+	if s.loaded.Load() {
+		return nil
+	}
+	if s.loadErr != nil {
+		return s.loadErr
+	}
+	t0 := time.Now()
+	s.fmu.Lock()
+	s.mu.Lock()
+	err := s.load()
+	s.mu.Unlock()
+	s.fmu.Unlock()
+	if err != nil {
+		s.loadErr = fmt.Errorf("journal: session %s: %w", s.id, err)
+		s.h.log.Error("loading a session failed", "session", s.id, "err", err)
+		return s.loadErr
+	}
+	s.loaded.Store(true)
+	s.h.log.Debug("loaded a session on first use", "session", s.id, "events", len(s.durables), "took", time.Since(t0))
+	return nil
+}
+
+// stubSummary is the session/list entry of a session not yet loaded.
+func (s *session) stubSummary() map[string]any {
+	st := s.stub
+	return map[string]any{"sessionId": s.id, "title": cutUTF8(st.Title, TitleBound), "status": "idle", "updatedAt": st.UpdatedAt,
+		"epoch": s.epoch, "head": model.FormatCursor(s.id, st.Head), "queuedTurns": 0}
+}

@@ -1,0 +1,76 @@
+package host
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestListPage(t *testing.T) {
+	h := &Host{}
+	var all []*session
+	for i := range 5 {
+		all = append(all, newSession(h, sessionRecord{ID: fmt.Sprintf("s%d", i), CreatedAt: "2026-01-01T00:00:00Z"}))
+	}
+	entry := entrySize(all[0].summary())
+	ids := func(a listAnswer) string {
+		var out []string
+		for _, e := range a.Sessions {
+			out = append(out, e["sessionId"].(string))
+		}
+		return strings.Join(out, ",")
+	}
+	cursor := func(a listAnswer) string {
+		if a.NextCursor == nil {
+			return ""
+		}
+		return *a.NextCursor
+	}
+	for _, tc := range []struct {
+		name         string
+		after        string
+		limit, bytes int
+		want, next   string
+	}{
+		{"everything", "", 10, 1 << 20, "s0,s1,s2,s3,s4", ""},
+		{"limited", "", 2, 1 << 20, "s0,s1", "l:s1"},
+		{"after a cursor", "s1", 2, 1 << 20, "s2,s3", "l:s3"},
+		{"the last page", "s3", 2, 1 << 20, "s4", ""},
+		{"after the last", "s4", 2, 1 << 20, "", ""},
+		{"bounded in bytes", "", 10, 2*entry + 1, "s0,s1", "l:s1"},
+		{"one entry always fits", "s2", 10, 1, "s3", "l:s3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := listPage(all, tc.after, tc.limit, tc.bytes)
+			if ids(a) != tc.want || cursor(a) != tc.next || a.HasMore != (tc.next != "") {
+				t.Fatalf("got %q next %q hasMore %v, want %q next %q", ids(a), cursor(a), a.HasMore, tc.want, tc.next)
+			}
+		})
+	}
+	if sid, ok := parseListCursor("l:a:b"); !ok || sid != "a:b" {
+		t.Fatalf("parseListCursor = %q %v", sid, ok)
+	}
+	for _, bad := range []string{"", "l:", "v:s:1", "s1"} {
+		if _, ok := parseListCursor(bad); ok {
+			t.Fatalf("parseListCursor(%q) accepted", bad)
+		}
+	}
+}
+
+func TestRejectionMemoryKeepsTheNewest(t *testing.T) {
+	m := newRejectionMemory(3)
+	var forgotten []string
+	for _, c := range []string{"a", "b", "c", "b", "d", "e"} {
+		forgotten = append(forgotten, m.add(c, "emptyText")...)
+	}
+	if !slices.Equal(forgotten, []string{"a", "b"}) || !slices.Equal(m.order, []string{"c", "d", "e"}) || m.len() != 3 {
+		t.Fatalf("forgot %v, kept %v", forgotten, m.order)
+	}
+	if _, ok := m.get("a"); ok {
+		t.Fatal("a forgotten rejection is remembered")
+	}
+	if r, ok := m.get("e"); !ok || r != "emptyText" {
+		t.Fatalf("get(e) = %q %v", r, ok)
+	}
+}
