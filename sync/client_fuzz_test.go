@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	gosync "sync"
 	"testing"
 	"time"
 
@@ -33,6 +34,12 @@ func newHostileHost(t testing.TB) *hostileHost {
 			return
 		}
 		defer ws.Close()
+		var wmu gosync.Mutex // one writer at a time on the socket
+		write := func(b []byte) {
+			wmu.Lock()
+			defer wmu.Unlock()
+			ws.WriteMessage(websocket.TextMessage, b)
+		}
 		done := make(chan struct{})
 		defer close(done)
 		go func() { // the hostile frames, on whichever connection is open
@@ -41,7 +48,7 @@ func newHostileHost(t testing.TB) *hostileHost {
 				case <-done:
 					return
 				case f := <-h.frames:
-					ws.WriteMessage(websocket.TextMessage, f)
+					write(f)
 					h.sent <- struct{}{}
 				}
 			}
@@ -68,10 +75,10 @@ func newHostileHost(t testing.TB) *hostileHost {
 				result = `{}`
 			}
 			if result == "" {
-				ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"error":{"code":-32601,"message":"not here"}}`))
+				write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32601,"message":"not here"}}`))
 				continue
 			}
-			ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":`+result+`}`))
+			write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + result + `}`))
 		}
 	}))
 	t.Cleanup(h.srv.Close)
