@@ -62,6 +62,10 @@ func (s *State) Snapshot(limit int) Snapshot {
 func (s *State) LoadSnapshot(sessionID, epoch string, snap Snapshot) (needReplay []string, err error) {
 	fresh := NewState(sessionID)
 	fresh.Epoch = epoch
+	fresh.limits, fresh.fieldMax, fresh.itemMax = s.limits, s.fieldMax, s.itemMax
+	if fresh.fieldMax == 0 {
+		fresh.fieldMax, fresh.itemMax = bound(s.limits.FieldBytes), bound(s.limits.ItemBytes)
+	}
 	parse := func(c, what string) (int64, error) {
 		if c == "" {
 			return 0, nil
@@ -101,6 +105,9 @@ func (s *State) LoadSnapshot(sessionID, epoch string, snap Snapshot) (needReplay
 			it.Version = old.Version + 1
 		}
 		it.Final = IsTerminalStatus(it.Status)
+		it.held = it.ContentLen()
+		fresh.boundFullObject(it, 0)
+		fresh.held += int64(it.held)
 		fresh.items[it.ID] = it
 		fresh.order = append(fresh.order, it)
 	}
@@ -128,7 +135,9 @@ func (s *State) LoadSnapshot(sessionID, epoch string, snap Snapshot) (needReplay
 	fresh.warnings = s.warnings
 	fresh.gen = s.gen + 1
 	*s = *fresh
-	return s.reanchorPending(), nil
+	needReplay = s.reanchorPending()
+	s.trim()
+	return needReplay, nil
 }
 
 // Encode returns the canonical JSON encoding of the server-derived state:
