@@ -238,3 +238,23 @@ func BenchmarkApplyDeltaBounded(b *testing.B) {
 		}
 	}
 }
+
+// SnapshotWithin keeps the newest items that fit the byte bound, in order.
+func TestSnapshotWithinBytes(t *testing.T) {
+	s := fold(t, completedItems(1, 100, strings.Repeat("y", 1000))...)
+	whole, cut := s.SnapshotWithin(0, 0)
+	if cut || len(whole.Items) != 100 || whole.HasOlder {
+		t.Fatalf("unbounded: %d items, cut %v, hasOlder %v", len(whole.Items), cut, whole.HasOlder)
+	}
+	snap, cut := s.SnapshotWithin(50, 10_000)
+	total := 0
+	for _, it := range snap.Items {
+		total += len(it)
+	}
+	if !cut || !snap.HasOlder || len(snap.Items) == 0 || len(snap.Items) >= 10 || total > 10_000 {
+		t.Fatalf("bounded: %d items, %d bytes, cut %v, hasOlder %v", len(snap.Items), total, cut, snap.HasOlder)
+	}
+	if !bytes.Equal(snap.Items[len(snap.Items)-1], whole.Items[99]) || !bytes.Equal(snap.Items[0], whole.Items[100-len(snap.Items)]) {
+		t.Fatal("not the newest items in order")
+	}
+}
