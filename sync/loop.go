@@ -128,12 +128,27 @@ func newLoopState(c *Client) *loopState {
 		o:            c.opts,
 		log:          c.opts.Logger,
 		sessionID:    c.opts.SessionID,
-		st:           model.NewState(c.opts.SessionID),
 		cmds:         map[string]*cmdState{},
 		returnedBase: 1,
 		deadAfter:    deadAfter,
 	}
+	l.st = l.newState(c.opts.SessionID)
 	return l
+}
+
+// newState is an empty fold for a session, with the client's bounds.
+func (l *loopState) newState(sessionID string) *model.State {
+	st := model.NewState(sessionID)
+	st.SetLimits(l.o.limits())
+	return st
+}
+
+// takeDiagnostics records the fold's non-fatal findings (a client bound
+// cut, a toolCall transition out of order) as errors.
+func (l *loopState) takeDiagnostics() {
+	for _, d := range l.st.TakeDiagnostics() {
+		l.addError(d.Error())
+	}
 }
 
 // run is the Run goroutine's loop.
@@ -341,7 +356,7 @@ func (l *loopState) onSessionList(res json.RawMessage, rerr *model.RPCError) {
 		return
 	}
 	l.sessionID = id
-	l.st = model.NewState(id)
+	l.st = l.newState(id)
 	l.gen++
 	l.loadCache()
 	l.subscribe()
@@ -513,9 +528,7 @@ func (l *loopState) apply(ev *model.Event) {
 	}
 	l.dirty = true
 	l.painted = false
-	for _, d := range l.st.TakeDiagnostics() {
-		l.addError(d.Error())
-	}
+	l.takeDiagnostics()
 	if l.o.OnEvent != nil {
 		l.o.OnEvent(ev)
 	}
@@ -587,6 +600,7 @@ func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 			l.dropLink(&connError{Persistent: true, Msg: "the host sent a snapshot this client cannot load: " + err.Error()}, false)
 			return
 		}
+		l.takeDiagnostics()
 		if old != "" && old != r.Epoch {
 			l.log.Info("epoch changed; state replaced", "old", old, "new", r.Epoch)
 		}
@@ -826,6 +840,7 @@ func (l *loopState) onBeforePage(req pageRequest, res json.RawMessage, rerr *mod
 		l.addError(err.Error())
 		return
 	}
+	l.takeDiagnostics()
 	if l.o.OnEvent != nil {
 		for _, ev := range evs {
 			l.o.OnEvent(ev)

@@ -1,0 +1,219 @@
+package sync
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	gosync "sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// hostileHost is a scripted host that breaks the protocol's bounds (item
+// 7 of the hardening issue). It answers like a host whose session "s1" is
+// empty (a snapshot at v:s1:0, empty pages) and, after each subscribe
+// answer, runs its live script on that connection: whatever the test
+// wants a bad host to send.
+type hostileHost struct {
+	srv *httptest.Server
+
+	mu    gosync.Mutex
+	dials []time.Time
+	live  func(send func(string) error)
+}
+
+func newHostileHost(t testing.TB, live func(send func(string) error)) *hostileHost {
+	t.Helper()
+	h := &hostileHost{live: live}
+	up := websocket.Upgrader{}
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.Close()
+		h.mu.Lock()
+		h.dials = append(h.dials, time.Now())
+		live := h.live
+		h.mu.Unlock()
+		var wmu gosync.Mutex
+		send := func(s string) error {
+			wmu.Lock()
+			defer wmu.Unlock()
+			return ws.WriteMessage(websocket.TextMessage, []byte(s))
+		}
+		for {
+			_, data, err := ws.ReadMessage()
+			if err != nil {
+				return
+			}
+			var req struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(data, &req) != nil {
+				continue
+			}
+			result := `{}`
+			switch req.Method {
+			case "initialize":
+				result = `{"serverInfo":{"name":"hostile"},"protocolVersion":1,"durability":"durable","features":{}}`
+			case "session/subscribe":
+				result = `{"epoch":"e1","head":"v:s1:0","delivery":"snapshot","snapshot":{"cursor":"v:s1:0","durableCursor":"v:s1:0","items":[],"hasOlder":false,"activeTurn":null,"queuedTurns":[],"pendingApprovals":[],"state":{}}}`
+			case "view/page":
+				result = `{"epoch":"e1","events":[],"startCursor":"v:s1:0","endCursor":"v:s1:0","hasNewer":false,"hasOlder":false}`
+			}
+			if send(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":`+result+`}`) != nil {
+				return
+			}
+			if req.Method == "session/subscribe" && live != nil {
+				go live(send)
+			}
+		}
+	}))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+func (h *hostileHost) URL() string { return "ws" + strings.TrimPrefix(h.srv.URL, "http") + "/v1/ws" }
+
+// Dials is how many connections the host accepted, and dialsSince how
+// many after t.
+func (h *hostileHost) Dials() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.dials)
+}
+
+func (h *hostileHost) dialsSince(t time.Time) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, d := range h.dials {
+		if d.After(t) {
+			n++
+		}
+	}
+	return n
+}
+
+func (h *hostileHost) setLive(live func(send func(string) error)) {
+	h.mu.Lock()
+	h.live = live
+	h.mu.Unlock()
+}
+
+// notification is one session notification frame of "s1".
+func notification(method string, seq int64, durable bool, params string) string {
+	p := fmt.Sprintf(`"sessionId":"s1","viewCursor":"v:s1:%d"`, seq)
+	if durable {
+		if seq == 1 {
+			p += `,"prevCursor":null`
+		} else {
+			p += fmt.Sprintf(`,"prevCursor":"v:s1:%d"`, seq-1)
+		}
+	}
+	return fmt.Sprintf(`{"jsonrpc":"2.0","method":%q,"params":{%s,%s},"emittedAtMs":1}`, method, p, params)
+}
+
+func itemParams(id, status string, rev int64, text string) string {
+	return fmt.Sprintf(`"item":{"itemId":%q,"kind":"agentMessage","turnId":"t1","revision":%d,"status":%q,"recordedAt":"2026-08-07T18:42:31Z","text":%q}`, id, rev, status, text)
+}
+
+func contextWithTimeout() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), waitTimeout)
+}
+
+// heapAfterGC is the live heap, measured after a collection.
+func heapAfterGC() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func heldItems(t testing.TB, c *Client) (n int, dropped int, hasOlder bool) {
+	t.Helper()
+	ctx, cancel := contextWithTimeout()
+	defer cancel()
+	if err := c.Inspect(ctx, func(st *model.State) { n, dropped, hasOlder = st.Len(), st.Dropped(), st.HasOlder }); err != nil {
+		t.Fatal(err)
+	}
+	return
+}
+
+// 7b: a host that sends 200,000 items. The client holds at most its item
+// bound (the oldest are dropped and become history to page back in), and
+// its heap stays bounded: before the bound, 200,000 items took over
+// 200 MB here (the issue measured 2.13 GB for a million).
+func TestHostileManyItemsStayBounded(t *testing.T) {
+	const n = 200_000
+	text := strings.Repeat("x", 200)
+	h := newHostileHost(t, func(send func(string) error) {
+		for i := int64(1); i <= n; i++ {
+			if send(notification(model.MethodItemCompleted, i, true, itemParams(fmt.Sprintf("item-%07d", i), "completed", 1, text))) != nil {
+				return
+			}
+		}
+	})
+	before := heapAfterGC()
+	c := runClient(t, Options{URL: h.URL(), Token: "t", SessionID: "s1"})
+	waitFor(t, c.Client, "every item folded", func(s Snapshot) bool { return s.View.Cursor == n })
+	held, dropped, hasOlder := heldItems(t, c.Client)
+	grew := int64(heapAfterGC()) - int64(before)
+	t.Logf("held %d items (%d dropped), heap grew %.1f MB", held, dropped, float64(grew)/(1<<20))
+	if held > DefaultMaxItems || held+dropped != n || !hasOlder {
+		t.Fatalf("holds %d items, dropped %d, hasOlder %v; want at most %d held, the rest dropped, older history", held, dropped, hasOlder, DefaultMaxItems)
+	}
+	if grew > 150<<20 {
+		t.Fatalf("the heap grew %d MB holding %d items", grew>>20, held)
+	}
+	s := c.Current()
+	if !s.View.HasOlder || s.View.Items[len(s.View.Items)-1].ID != fmt.Sprintf("item-%07d", n) {
+		t.Fatal("the published view does not end at the newest item with older history before it")
+	}
+}
+
+// 7a: a host that streams 54 MB of deltas into one item. The field stops
+// at the client's bound, the item is marked cut, the cut is reported, and
+// the heap does not hold the stream.
+func TestHostileDeltaFloodIsCut(t *testing.T) {
+	chunk := strings.Repeat("0123456789abcdef", 256) // 4 KiB
+	const total = 54 << 20
+	h := newHostileHost(t, func(send func(string) error) {
+		if send(notification(model.MethodItemStarted, 1, true, itemParams("flood", "inProgress", 1, ""))) != nil {
+			return
+		}
+		seq := int64(1)
+		for sent := 0; sent < total; sent += len(chunk) {
+			seq++
+			if send(notification(model.MethodItemDelta, seq, false, fmt.Sprintf(`"itemId":"flood","delta":%q`, chunk))) != nil {
+				return
+			}
+		}
+	})
+	before := heapAfterGC()
+	c := runClient(t, Options{URL: h.URL(), Token: "t", SessionID: "s1", Deltas: true})
+	s := waitFor(t, c.Client, "the flood folded", func(s Snapshot) bool { return s.View.Cursor == 1+total/int64(len(chunk)) })
+	it := s.View.ItemByID("flood")
+	grew := int64(heapAfterGC()) - int64(before)
+	t.Logf("text %d bytes, heap grew %.1f MB", len(it.Text()), float64(grew)/(1<<20))
+	if len(it.Text()) > DefaultMaxFieldBytes || it.Cut == nil || it.Cut.FieldBound != DefaultMaxFieldBytes {
+		t.Fatalf("text %d bytes, cut %+v; want at most %d, marked cut", len(it.Text()), it.Cut, DefaultMaxFieldBytes)
+	}
+	if !hasErr(s, string(model.ClientBound)) {
+		t.Fatalf("the cut is not reported: %v", s.Errors)
+	}
+	if grew > 32<<20 {
+		t.Fatalf("the heap grew %d MB", grew>>20)
+	}
+}
