@@ -1,11 +1,13 @@
 package sync
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"strings"
 	gosync "sync"
@@ -215,5 +217,83 @@ func TestHostileDeltaFloodIsCut(t *testing.T) {
 	}
 	if grew > 32<<20 {
 		t.Fatalf("the heap grew %d MB", grew>>20)
+	}
+}
+
+// 7c: the replica cache file is bounded in bytes. A range over the bound
+// (here 400 items of 64 KiB, as a conforming host may send) is stored as a
+// display-only tail of the newest items that fit, and the header says so;
+// the next client paints that tail and subscribes without a cursor. A
+// file over the bound is never read.
+func TestCacheFileIsBounded(t *testing.T) {
+	const n = 400
+	text := strings.Repeat("y", 64<<10)
+	h := newHostileHost(t, func(send func(string) error) {
+		for i := int64(1); i <= n; i++ {
+			if send(notification(model.MethodItemCompleted, i, true, itemParams(fmt.Sprintf("big-%03d", i), "completed", 1, text))) != nil {
+				return
+			}
+		}
+	})
+	dir := t.TempDir()
+	c := runClient(t, Options{URL: h.URL(), Token: "t", SessionID: "s1", CacheDir: dir})
+	waitFor(t, c.Client, "every item folded", func(s Snapshot) bool { return s.View.Cursor == n && isLive(s) })
+	c.Stop()
+	path := cachePath(dir, c.URL(), "s1")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hd replicaHeader
+	if err := json.Unmarshal(data[:bytes.IndexByte(data, '\n')], &hd); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("cache file %d bytes, %d items, authority %v, bounded %q", len(data), hd.Items, hd.Authority, hd.Bounded)
+	if len(data) > DefaultCacheBytes || hd.Authority || hd.Bounded == "" || hd.Items == 0 || hd.Items >= n {
+		t.Fatalf("cache file %d bytes (bound %d), %d items, authority %v, bounded %q", len(data), DefaultCacheBytes, hd.Items, hd.Authority, hd.Bounded)
+	}
+
+	// The next start paints the tail.
+	h.setLive(nil)
+	c2, err := New(Options{URL: h.URL(), Token: "t", SessionID: "s1", CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c2.Current(); !s.CachePainted || len(s.View.Items) != hd.Items || !s.View.HasOlder {
+		t.Fatalf("painted %v, %d items, hasOlder %v", s.CachePainted, len(s.View.Items), s.View.HasOlder)
+	}
+	if c2.loop.authority {
+		t.Fatal("a display-only tail grants sync authority")
+	}
+
+	// A valid replica over the bound (an older client's, or planted) is
+	// discarded unread.
+	st := model.NewState("s1")
+	st.Epoch = "e1"
+	for i := int64(1); i <= 300; i++ {
+		ev, err := model.DecodeFrame([]byte(notification(model.MethodItemCompleted, i, true, itemParams(fmt.Sprintf("big-%03d", i), "completed", 1, text))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big, err := encodeReplica(replicaHeader{Host: c.URL(), SessionID: "s1", Epoch: "e1", Authority: true}, st.Snapshot(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, big, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c3, err := New(Options{URL: h.URL(), Token: "t", SessionID: "s1", CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c3.Current(); s.CachePainted || !hasErr(s, "too large") {
+		t.Fatalf("a %d-byte replica was read: painted %v, errors %v", len(big), s.CachePainted, s.Errors)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the oversize replica was kept: %v", err)
 	}
 }
