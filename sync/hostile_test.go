@@ -297,3 +297,47 @@ func TestCacheFileIsBounded(t *testing.T) {
 		t.Fatalf("the oversize replica was kept: %v", err)
 	}
 }
+
+// 7d: a host that sends a frame over 4 MiB right after every catch-up.
+// Each connection ends (1009) soon after it went live; a catch-up alone
+// no longer starts the backoff over, so the attempts slow down to the
+// ceiling instead of repeating every second. A connection that then stays
+// live long enough starts the backoff over.
+func TestHostileOversizeFrameBacksOff(t *testing.T) {
+	oversize := `{"jsonrpc":"2.0","method":"heartbeat","params":{"pad":"` + strings.Repeat("z", 5<<20) + `"}}`
+	h := newHostileHost(t, func(send func(string) error) { _ = send(oversize) })
+	const scale = 0.02 // 1 s -> 20 ms; the 30 s ceiling and healthy time -> 600 ms
+	c := runScaledClient(t, Options{URL: h.URL(), Token: "t", SessionID: "s1"}, scale)
+	deadline := time.After(30 * time.Second)
+	for s := c.Current(); s.Freshness.Attempt < 6; s = c.Current() {
+		select {
+		case <-c.Updates():
+		case <-deadline:
+			t.Fatalf("the backoff never grew past attempt %d after %d connections: each catch-up reset it", s.Freshness.Attempt, h.Dials())
+		}
+	}
+	// At the ceiling the attempts come 600 ms apart: a few in 1.5 s, where
+	// a backoff reset by every catch-up made one every 20 ms.
+	from := time.Now()
+	time.Sleep(1500 * time.Millisecond)
+	if n := h.dialsSince(from); n > 6 {
+		t.Fatalf("%d connections in 1.5 s at the backoff ceiling", n)
+	}
+	if s := c.Current(); s.Freshness.State != Reconnecting && s.Freshness.State != Updating && s.Freshness.State != Live {
+		t.Fatalf("freshness %+v", s.Freshness)
+	}
+
+	// A connection that stays live past the healthy time starts over.
+	h.setLive(func(send func(string) error) {
+		time.Sleep(time.Second)
+		_ = send(oversize)
+	})
+	deadline = time.After(30 * time.Second)
+	for s := c.Current(); !(s.Freshness.State == Reconnecting && s.Freshness.Attempt == 1); s = c.Current() {
+		select {
+		case <-c.Updates():
+		case <-deadline:
+			t.Fatalf("the backoff did not start over after a healthy connection: %+v", s.Freshness)
+		}
+	}
+}

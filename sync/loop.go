@@ -45,6 +45,7 @@ type link struct {
 
 	after  *pageRequest   // the forward page in flight
 	buffer []*model.Event // live events held while catching up
+	liveAt time.Time      // when the link first caught up (zero: never)
 	dog    *time.Timer    // page watchdog
 	probe  *time.Timer    // focus probe
 	dogC   <-chan time.Time
@@ -296,7 +297,7 @@ func (l *loopState) startDial() {
 
 func (l *loopState) onDialed(r dialResult) {
 	if r.err != nil {
-		l.connFailed(r.err, false)
+		l.connFailed(r.err, false, 0)
 		return
 	}
 	l.linkSeq++
@@ -364,7 +365,11 @@ func (l *loopState) onSessionList(res json.RawMessage, rerr *model.RPCError) {
 
 // dropLink ends the current connection and schedules the next attempt.
 func (l *loopState) dropLink(err error, immediate bool) {
+	var liveFor time.Duration
 	if lk := l.link; lk != nil {
+		if !lk.liveAt.IsZero() {
+			liveFor = max(l.o.Now().Sub(lk.liveAt), time.Nanosecond)
+		}
 		lk.ws.Close()
 		l.stopLinkTimers(lk)
 		l.link = nil
@@ -377,9 +382,9 @@ func (l *loopState) dropLink(err error, immediate bool) {
 			}
 		}
 		l.older = nil
-		l.log.Debug("link dropped", "err", err)
+		l.log.Debug("link dropped", "err", err, "liveFor", liveFor)
 	}
-	l.connFailed(err, immediate)
+	l.connFailed(err, immediate, liveFor)
 }
 
 func (l *loopState) stopLinkTimers(lk *link) {
@@ -392,9 +397,10 @@ func (l *loopState) stopLinkTimers(lk *link) {
 	lk.dogC, lk.probeC = nil, nil
 }
 
-// connFailed records a failed attempt or a lost connection and schedules
-// the next attempt with backoff (at once when immediate).
-func (l *loopState) connFailed(err error, immediate bool) {
+// connFailed records a failed attempt or a lost connection (live for
+// liveFor) and schedules the next attempt with backoff (decideRetry: at
+// once when immediate and nothing failed recently).
+func (l *loopState) connFailed(err error, immediate bool, liveFor time.Duration) {
 	msg := err.Error()
 	ce, _ := err.(*connError)
 	if ce == nil {
@@ -409,12 +415,7 @@ func (l *loopState) connFailed(err error, immediate bool) {
 		l.userRetry = false
 		l.refusal, l.refusalReason = msg, ce.reason()
 	}
-	var d time.Duration
-	if immediate {
-		l.bo.Reset()
-	} else {
-		d = l.scaled(l.bo.Next())
-	}
+	d := l.scaled(l.bo.Drop(immediate, liveFor, l.scaled(healthyAfter)))
 	l.nextAt = l.o.Now().Add(d)
 	if l.attemptT == nil {
 		l.attemptT = time.NewTimer(d)
@@ -761,13 +762,17 @@ func (l *loopState) resync(why string) {
 	l.dropLink(&connError{Msg: why}, true)
 }
 
-// caughtUp marks the link current: backoff resets, a user retry ends, and
-// the pending family is reconciled once per connection.
+// caughtUp marks the link current: a user retry ends, and the pending
+// family is reconciled once per connection. The backoff does not start
+// over here: only once the link has stayed live healthyAfter (decideRetry
+// reads liveAt when the link drops).
 func (l *loopState) caughtUp() {
 	lk := l.link
 	lk.caughtUp = true
 	lk.catchingUp = false
-	l.bo.Reset()
+	if lk.liveAt.IsZero() {
+		lk.liveAt = l.o.Now()
+	}
 	l.refusal, l.lastErr, l.userRetry = "", "", false
 	l.refusalReason, l.lastReason = "", ""
 	l.painted = false
