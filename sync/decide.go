@@ -280,6 +280,22 @@ type replayAnswer struct {
 		ItemID string `json:"itemId"`
 		Reason string `json:"reason"`
 	} `json:"settlement"`
+	// TurnStatus and TurnError: the outcome of the command's turn, once it
+	// ended (an optional extension of v1; absent from older hosts).
+	TurnStatus string           `json:"turnStatus"`
+	TurnError  *model.TurnError `json:"turnError"`
+}
+
+// status is the answer as the Client publishes it.
+func (a replayAnswer) status() CommandStatus {
+	cs := CommandStatus{State: a.State, TurnID: a.TurnID, TurnStatus: a.TurnStatus, TurnError: a.TurnError}
+	if a.Settlement != nil {
+		cs.Settlement, cs.ItemID, cs.Reason = a.Settlement.Kind, a.Settlement.ItemID, a.Settlement.Reason
+	}
+	if !model.IsTerminalStatus(cs.TurnStatus) {
+		cs.TurnStatus, cs.TurnError = "", nil
+	}
+	return cs
 }
 
 // replayAction is what one replay answer does to its pending entry.

@@ -46,6 +46,7 @@ type link struct {
 	after  *pageRequest   // the forward page in flight
 	buffer []*model.Event // live events held while catching up
 	liveAt time.Time      // when the link first caught up (zero: never)
+	onDrop []func()       // run when the link ends (callers waiting on it)
 	dog    *time.Timer    // page watchdog
 	probe  *time.Timer    // focus probe
 	dogC   <-chan time.Time
@@ -253,6 +254,9 @@ func (l *loopState) shutdown() {
 		}
 		l.link.ws.Close()
 		l.stopLinkTimers(l.link)
+		for _, f := range l.link.onDrop {
+			f()
+		}
 		l.link = nil
 	}
 	if ch := l.dialCh; ch != nil {
@@ -373,6 +377,9 @@ func (l *loopState) dropLink(err error, immediate bool) {
 		lk.ws.Close()
 		l.stopLinkTimers(lk)
 		l.link = nil
+		for _, f := range lk.onDrop {
+			f()
+		}
 		for _, cs := range l.cmds {
 			cs.inflight = false
 		}
