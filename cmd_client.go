@@ -159,13 +159,23 @@ turn before printing.
 				}
 				ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
 				defer cancel()
-				return true, c.Inspect(ctx, func(st *model.State) {
+				var dropped int
+				if err := c.Inspect(ctx, func(st *model.State) {
+					if dropped = st.Dropped(); dropped > 0 {
+						return
+					}
 					if format == "json" {
 						out = append(termtext.JSON(st.Encode()), '\n')
 					} else {
 						out = []byte(markdownTranscript(st))
 					}
-				})
+				}); err != nil {
+					return true, err
+				}
+				if dropped > 0 {
+					return true, fmt.Errorf("the session holds more than this client keeps in memory (%d items, %d MiB): %d of its oldest items were dropped, so the export would be incomplete", sync.DefaultMaxItems, sync.DefaultMaxBytes>>20, dropped)
+				}
+				return true, nil
 			})
 			if err != nil {
 				return err
