@@ -45,6 +45,15 @@ type ItemCut struct {
 	ItemBound int
 }
 
+// drops reports whether a delta for field falls past a bound already
+// reached: the item's, or the field's own.
+func (c *ItemCut) drops(field string) bool {
+	if field == "" {
+		field = "text"
+	}
+	return c.ItemBound != 0 || slices.Contains(c.Fields, field)
+}
+
 // Bytes of a newly created string or container inside an item, beyond its
 // content: what a delta that creates one is charged toward ItemBytes, so
 // a stream of tiny deltas each creating a new array element is bounded too.

@@ -50,6 +50,15 @@ func TestLimitFieldStopsGrowingAtTheBound(t *testing.T) {
 	if s.Cursor != seq {
 		t.Fatalf("cursor %d, want %d: a cut delta is still folded", s.Cursor, seq)
 	}
+	// Past the cut, the stream changes nothing: no new version to render.
+	v := s.View()
+	seq++
+	if err := s.Apply(&Event{Method: MethodItemDelta, SessionID: sid, Seq: seq, ItemID: "m", Field: "text", Delta: chunk}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Item("m") != v.ItemByID("m") || s.Item("m").Version != it.Version {
+		t.Fatal("a dropped delta changed the item")
+	}
 	if enc := s.Encode(); bytes.Contains(enc, []byte("cut")) || len(enc) > bound+2000 {
 		t.Fatalf("canonical encoding carries the display mark or more than the bound (%d bytes)", len(enc))
 	}

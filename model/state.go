@@ -281,6 +281,9 @@ func (s *State) applyDelta(ev *Event) *FoldError {
 	if !it.IsOpen() {
 		return &FoldError{Reason: TerminalItem, Method: ev.Method, ItemID: ev.ItemID, Field: ev.Field, Seq: ev.Seq, Detail: "delta for an item already " + it.Status}
 	}
+	if it.Cut != nil && it.Cut.drops(ev.Field) {
+		return nil // the rest of a stream cut at the client's bound: dropped, reported when cut
+	}
 	if it.gen != s.gen {
 		it = s.own(it)
 	}
