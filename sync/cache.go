@@ -289,17 +289,16 @@ func (l *loopState) replicaOf() ([]byte, error) {
 // writeCache writes the replica if it changed: in the background, or
 // synchronously when final (Run is ending).
 func (l *loopState) writeCache(final bool) {
-	if !l.cacheEnabled() || !l.cache.dirty || l.st.Epoch == "" || !l.authority {
-		return
-	}
-	if l.cache.writing && !final {
-		return
-	}
-	if l.cache.writing {
+	if final && l.cache.writing {
+		// Run returns only once the replica is on disk: let the write in
+		// flight finish, whether or not anything changed since.
 		if err := <-l.cache.doneC; err != nil {
 			l.addError("replica cache not written: " + err.Error())
 		}
 		l.cache.writing = false
+	}
+	if !l.cacheEnabled() || !l.cache.dirty || l.st.Epoch == "" || !l.authority || l.cache.writing {
+		return
 	}
 	data, err := l.replicaOf()
 	if err != nil {
