@@ -169,13 +169,23 @@ turn before printing.
 				}
 				ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
 				defer cancel()
-				return true, c.Inspect(ctx, func(st *model.State) {
+				var dropped int
+				if err := c.Inspect(ctx, func(st *model.State) {
+					if dropped = st.Dropped(); dropped > 0 {
+						return
+					}
 					if format == "json" {
 						out = append(termtext.JSON(st.Encode()), '\n')
 					} else {
 						out = []byte(markdownTranscript(st))
 					}
-				})
+				}); err != nil {
+					return true, err
+				}
+				if dropped > 0 {
+					return true, fmt.Errorf("the session holds more than this client keeps in memory (%d items, %d MiB): %d of its oldest items were dropped, so the export would be incomplete", sync.DefaultMaxItems, sync.DefaultMaxBytes>>20, dropped)
+				}
+				return true, nil
 			})
 			if err != nil {
 				return err
@@ -242,7 +252,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 				fmt.Fprintln(cmd.ErrOrStderr(), termtext.Line(id))
 				o.SessionID = id
 			}
-			var cid string
+			var cid, turnID string
 			var result string
 			err := follow(cmd.Context(), o, nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
 				if cid == "" {
@@ -280,45 +290,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 				default:
 					return true, &exitError{code: exitTurnFailed, err: fmt.Errorf("the turn failed to launch (%s)", r.Reason)}
 				}
-				var done bool
-				var terr error
-				ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
-				defer cancel()
-				err := c.Inspect(ctx, func(st *model.State) {
-					it := st.Item(r.ItemID)
-					if it == nil {
-						return
-					}
-					t := st.Turn(it.TurnID)
-					if t == nil {
-						// A snapshot (after a resynchronization) carries no
-						// turn outcomes: if the turn is neither active nor
-						// queued any more, it ended, status unknown.
-						if a := st.ActiveTurn(); (a != nil && a.TurnID == it.TurnID) || queuedTurn(st, it.TurnID) {
-							return
-						}
-						done = true
-						result = turnMessages(st, it.TurnID)
-						terr = &exitError{code: exitFailure, err: errors.New("the turn ended while the client resynchronized; its final status is unknown")}
-						return
-					}
-					if t.Status == "" {
-						return
-					}
-					done = true
-					result = turnMessages(st, it.TurnID)
-					if t.Status != model.StatusCompleted {
-						msg := "the turn ended " + t.Status
-						if t.Error != nil && t.Error.Message != "" {
-							msg += ": " + t.Error.Message
-						}
-						terr = &exitError{code: exitTurnFailed, err: errors.New(msg)}
-					}
-				})
-				if err != nil {
-					return true, err
-				}
-				return done, terr
+				return turnOutcome(cmd.Context(), s, c, cid, r.ItemID, &turnID, &result)
 			})
 			if result != "" {
 				fmt.Fprintln(cmd.OutOrStdout(), termtext.Text(result))
@@ -502,6 +474,79 @@ func firstLine(s string) string {
 		s = s[:80] + "…"
 	}
 	return s
+}
+
+// turnOutcome decides send's end once its prompt joined the transcript
+// (the userMessage itemID): done when the prompt's turn has ended, with
+// the turn's agent messages in result and an *exitError for a turn that
+// did not complete. The fold knows the outcome when it folded the turn's
+// turn/completed. After a resynchronization it may not: a snapshot keeps
+// no turn outcomes (and the userMessage may not be held). Then, once live,
+// it asks the host (command/replay answers turnStatus); a host that does
+// not say leaves the outcome unknown (exit 1). turnID carries the turn
+// learnt from the host across calls.
+func turnOutcome(parent context.Context, s sync.Snapshot, c *sync.Client, cid, itemID string, turnID *string, result *string) (bool, error) {
+	ctx, cancel := context.WithTimeout(parent, 10*time.Second)
+	defer cancel()
+	var status string
+	var terr *model.TurnError
+	var ask bool
+	if err := c.Inspect(ctx, func(st *model.State) {
+		if it := st.Item(itemID); it != nil {
+			*turnID = it.TurnID
+		}
+		if *turnID == "" {
+			ask = true // the userMessage is not held: the host knows its turn
+			return
+		}
+		if t := st.Turn(*turnID); t != nil && t.Status != "" {
+			status, terr = t.Status, t.Error
+			*result = turnMessages(st, *turnID)
+			return
+		}
+		if a := st.ActiveTurn(); (a != nil && a.TurnID == *turnID) || queuedTurn(st, *turnID) {
+			return // still running
+		}
+		ask = true // ended while the client resynchronized
+	}); err != nil {
+		return true, err
+	}
+	if ask {
+		if s.Freshness.State != sync.Live {
+			return false, nil // ask once caught up
+		}
+		ans, err := c.ReplayCommand(ctx, cid)
+		if errors.Is(err, sync.ErrNotConnected) {
+			return false, nil // the next connection asks again
+		}
+		if err != nil {
+			return true, err
+		}
+		if *turnID == "" && ans.TurnID != "" {
+			*turnID = ans.TurnID
+			if ans.TurnStatus == "" {
+				return false, nil // now known: the fold says whether it runs
+			}
+		}
+		status, terr = ans.TurnStatus, ans.TurnError
+		if err := c.Inspect(ctx, func(st *model.State) { *result = turnMessages(st, *turnID) }); err != nil {
+			return true, err
+		}
+		if status == "" {
+			return true, &exitError{code: exitFailure, err: errors.New("the turn ended while the client resynchronized, and the host does not say how: its final status is unknown")}
+		}
+	}
+	if status == "" {
+		return false, nil
+	}
+	if status != model.StatusCompleted {
+		msg := "the turn ended " + status
+		if terr != nil && terr.Message != "" {
+			msg += ": " + terr.Message
+		}
+		return true, &exitError{code: exitTurnFailed, err: errors.New(msg)}
+	}
+	return true, nil
 }
 
 func queuedTurn(st *model.State, turnID string) bool {

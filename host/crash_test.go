@@ -183,7 +183,7 @@ func TestKilledHostAppendsHostDeathTerminals(t *testing.T) {
 	if string(foldAll(t, sid, all).Encode()) != string(snap.Encode()) || string(st.Encode()) != string(snap.Encode()) {
 		t.Fatal("client fold, journal fold and snapshot disagree after recovery")
 	}
-	if r := replay(t, c2, sid, "slow-cmd"); r.State != "settled" {
+	if r := replay(t, c2, sid, "slow-cmd"); r.State != "settled" || r.TurnStatus != model.StatusFailed || r.TurnError == nil || r.TurnError.Code != "hostDeath" {
 		t.Fatalf("replay after recovery = %+v", r)
 	}
 }

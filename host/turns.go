@@ -338,10 +338,18 @@ func (s *session) respond(approvalID, decision string) *rpcError {
 	return nil
 }
 
-// replay answers command/replay.
+// replay answers command/replay. Once the command's turn has ended, a
+// settled answer also carries the turn's outcome (turnStatus, and
+// turnError when it has one), so a client that learnt of the end only
+// through a snapshot, which keeps no turn outcomes, can still know it
+// (protocol §7). The answer reflects committed events only: the outbox is
+// flushed first, and an outcome is left out if it could not be.
 func (s *session) replay(cid string) map[string]any {
+	s.fmu.Lock()
+	defer s.fmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	committed := s.flushLocked() == nil
 	if reason, ok := s.rejected.get(cid); ok {
 		return map[string]any{"state": "settled", "turnId": nil,
 			"settlement": map[string]any{"kind": "rejected", "reason": reason}}
@@ -357,6 +365,12 @@ func (s *session) replay(cid string) map[string]any {
 			st["itemId"] = cmd.itemID
 		}
 		out["settlement"] = st
+		if t := s.state.Turn(cmd.turnID); committed && t != nil && model.IsTerminalStatus(t.Status) {
+			out["turnStatus"] = t.Status
+			if t.Error != nil {
+				out["turnError"] = t.Error
+			}
+		}
 	}
 	return out
 }

@@ -10,9 +10,49 @@ import (
 )
 
 type replayAnswer struct {
-	State      string         `json:"state"`
-	TurnID     *string        `json:"turnId"`
-	Settlement map[string]any `json:"settlement"`
+	State      string           `json:"state"`
+	TurnID     *string          `json:"turnId"`
+	Settlement map[string]any   `json:"settlement"`
+	TurnStatus string           `json:"turnStatus"`
+	TurnError  *model.TurnError `json:"turnError"`
+}
+
+// command/replay tells the outcome of a settled command's turn once it
+// ended (turnStatus, turnError), and nothing while it runs: a client that
+// learnt of the end only through a snapshot can still know it.
+func TestReplayTellsTheTurnOutcome(t *testing.T) {
+	h := hosttest.Start(t, host.Options{})
+	c := hosttest.Dial(t, h)
+	sid, _, st := newSession(t, c)
+
+	runTurn(t, c, sid, st, "ok", "hello")
+	if r := replay(t, c, sid, "ok"); r.State != "settled" || r.TurnStatus != model.StatusCompleted || r.TurnError != nil {
+		t.Fatalf("replay of a completed turn = %+v", r)
+	}
+	runTurn(t, c, sid, st, "bad", "fail turn please")
+	if r := replay(t, c, sid, "bad"); r.TurnStatus != model.StatusFailed || r.TurnError == nil || r.TurnError.Code != "modelError" {
+		t.Fatalf("replay of a failed turn = %+v", r)
+	}
+	if _, _, err := c.Submit(sid, "nolaunch", "launch fail"); err != nil {
+		t.Fatal(err)
+	}
+	if r := replay(t, c, sid, "nolaunch"); r.Settlement["kind"] != "launchFailed" || r.TurnStatus != model.StatusFailed {
+		t.Fatalf("replay of a failed launch = %+v", r)
+	}
+	_, slow, _ := c.Submit(sid, "running", "slow please")
+	if r := replay(t, c, sid, "running"); r.State != "settled" || r.TurnStatus != "" || r.TurnError != nil {
+		t.Fatalf("replay of a running turn = %+v", r)
+	}
+	c.MustCall(t, "turn/interrupt", map[string]any{"sessionId": sid, "turnId": slow}, nil)
+	if _, _, err := c.WaitEvent(st, hosttest.TurnCompleted(slow)); err != nil {
+		t.Fatal(err)
+	}
+	if r := replay(t, c, sid, "running"); r.TurnStatus != model.StatusStopped {
+		t.Fatalf("replay of an interrupted turn = %+v", r)
+	}
+	if r := replay(t, c, sid, "never"); r.State != "unknown" || r.TurnStatus != "" {
+		t.Fatalf("replay of an unknown command = %+v", r)
+	}
 }
 
 func replay(t *testing.T, c *hosttest.Client, sid, cid string) replayAnswer {

@@ -18,6 +18,9 @@ const (
 	SessionMismatch    Reason = "session_mismatch"
 	InvalidTransition  Reason = "invalid_transition"
 	SnapshotError      Reason = "snapshot_error"
+	// ClientBound reports an input this client cut at its own bound
+	// (State.SetLimits): applied, up to the bound; the rest dropped.
+	ClientBound Reason = "client_bound"
 )
 
 // FoldError is the typed result for an input the fold refuses. An input

@@ -69,12 +69,18 @@ type Item struct {
 	// TerminalUnknown is a display state, never a wire status: the item was
 	// open when its ephemeral host died and no terminal will ever come.
 	TerminalUnknown bool
+	// Cut is set when this client cut the item at its own bound
+	// (State.SetLimits): a display state like TerminalUnknown, never on
+	// the wire and not part of the canonical encoding. nil for an item
+	// held whole. Shared by copies: replaced, never modified.
+	Cut *ItemCut
 	// Version grows with every change to this item (full object or delta).
 	// Together with ID it keys render caches.
 	Version uint64
 
 	fields map[string]any // every member: json.RawMessage, *Str, []any, map[string]any
 	gen    uint64         // State generation that owns this copy
+	held   int            // content bytes counted toward the State's limits
 }
 
 // DecodeItem decodes an item object. itemId, kind and revision are required;
@@ -454,18 +460,27 @@ func rawChild(raw json.RawMessage, seg string) (json.RawMessage, bool) {
 // appendDelta appends d to the string at a dotted path, materialising
 // containers and strings on the way. A path into a missing member creates
 // it (a string, or an array element at exactly the array's length). On
-// error the item's content is unchanged.
-func (it *Item) appendDelta(path, d string) *FoldError {
+// error the item's content is unchanged. b bounds what the delta may add;
+// it says what was added (b.added) and whether, and why, d was cut (b.cut).
+func (it *Item) appendDelta(path, d string, b *deltaBudget) *FoldError {
 	if !strings.Contains(path, ".") { // fast path: a top-level field
 		if path == "" || commonFields[path] {
 			return &FoldError{Reason: BadFieldPath, Detail: "field cannot take deltas"}
 		}
 		v, ok := it.fields[path]
 		if s, isStr := v.(*Str); isStr {
+			if len(d) > b.fieldMax-s.Len() || len(d) > b.itemRoom {
+				d = b.clip(s.Len(), d)
+			}
 			s.append(d)
+			b.added = len(d)
 			return nil
 		}
-		nv, ferr := appendPath(v, ok, nil, d)
+		if b.itemRoom <= 0 {
+			b.cut = cutItem
+			return nil
+		}
+		nv, ferr := appendPath(v, ok, nil, d, b)
 		if ferr != nil {
 			return ferr
 		}
@@ -476,21 +491,29 @@ func (it *Item) appendDelta(path, d string) *FoldError {
 	if commonFields[segs[0]] || slices.Contains(segs, "") {
 		return &FoldError{Reason: BadFieldPath, Detail: "field path cannot take deltas"}
 	}
-	_, ferr := appendPath(it.fields, true, segs, d)
+	if b.itemRoom <= 0 {
+		b.cut = cutItem
+		return nil
+	}
+	_, ferr := appendPath(it.fields, true, segs, d, b)
 	return ferr
 }
 
 // appendPath appends d at segs below cur and returns cur's new value.
-func appendPath(cur any, exists bool, segs []string, d string) (any, *FoldError) {
+func appendPath(cur any, exists bool, segs []string, d string, b *deltaBudget) (any, *FoldError) {
 	if len(segs) == 0 {
 		if !exists {
+			d = b.clip(0, d)
+			b.added += len(d) + newValueCost
 			return NewStr(d), nil
 		}
 		s, ferr := asStr(cur)
 		if ferr != nil {
 			return nil, ferr
 		}
+		d = b.clip(s.Len(), d)
 		s.append(d)
+		b.added += len(d)
 		return s, nil
 	}
 	seg := segs[0]
@@ -501,12 +524,13 @@ func appendPath(cur any, exists bool, segs []string, d string) (any, *FoldError)
 		} else {
 			cur = map[string]any{}
 		}
+		b.added += newValueCost
 	}
 	cur = materialize(cur)
 	switch c := cur.(type) {
 	case map[string]any:
 		v, ok := c[seg]
-		nv, ferr := appendPath(v, ok, segs[1:], d)
+		nv, ferr := appendPath(v, ok, segs[1:], d, b)
 		if ferr != nil {
 			return nil, ferr
 		}
@@ -517,13 +541,13 @@ func appendPath(cur any, exists bool, segs []string, d string) (any, *FoldError)
 			return nil, &FoldError{Reason: BadFieldPath, Detail: "array index out of range"}
 		}
 		if idx == len(c) {
-			nv, ferr := appendPath(nil, false, segs[1:], d)
+			nv, ferr := appendPath(nil, false, segs[1:], d, b)
 			if ferr != nil {
 				return nil, ferr
 			}
 			return append(c, nv), nil
 		}
-		nv, ferr := appendPath(c[idx], true, segs[1:], d)
+		nv, ferr := appendPath(c[idx], true, segs[1:], d, b)
 		if ferr != nil {
 			return nil, ferr
 		}

@@ -21,16 +21,36 @@ type Snapshot struct {
 // newest limit items (limit <= 0: all of them); HasOlder is set when items
 // were left out or the state itself lacks older history.
 func (s *State) Snapshot(limit int) Snapshot {
+	snap, _ := s.SnapshotWithin(limit, 0)
+	return snap
+}
+
+// SnapshotWithin is Snapshot(limit) keeping only the newest items whose
+// encodings together fit in maxBytes (maxBytes <= 0: no byte bound); cut
+// reports that the byte bound left out items the item limit would have
+// kept. Items are encoded newest first and only until the bound is met.
+func (s *State) SnapshotWithin(limit, maxBytes int) (snap Snapshot, cut bool) {
 	items := s.order
 	hasOlder := s.HasOlder
 	if limit > 0 && len(items) > limit {
 		items = items[len(items)-limit:]
 		hasOlder = true
 	}
-	snap := Snapshot{
+	encoded := make([]json.RawMessage, len(items))
+	first, total := 0, 0
+	for i := len(items) - 1; i >= 0; i-- {
+		enc := items[i].AppendJSON(nil)
+		if maxBytes > 0 && total+len(enc) > maxBytes {
+			first, cut, hasOlder = i+1, true, true
+			break
+		}
+		total += len(enc)
+		encoded[i] = enc
+	}
+	snap = Snapshot{
 		Cursor:           FormatCursor(s.SessionID, s.Cursor),
 		DurableCursor:    FormatCursor(s.SessionID, s.DurableCursor),
-		Items:            make([]json.RawMessage, len(items)),
+		Items:            encoded[first:],
 		HasOlder:         hasOlder,
 		QueuedTurns:      slices.Clone(s.queued),
 		PendingApprovals: make([]json.RawMessage, len(s.approvals)),
@@ -38,9 +58,6 @@ func (s *State) Snapshot(limit int) Snapshot {
 	}
 	if snap.QueuedTurns == nil {
 		snap.QueuedTurns = []QueuedTurn{}
-	}
-	for i, it := range items {
-		snap.Items[i] = it.AppendJSON(nil)
 	}
 	if s.active != nil {
 		a := *s.active
@@ -52,7 +69,7 @@ func (s *State) Snapshot(limit int) Snapshot {
 	for k, v := range s.values {
 		snap.State[k] = appendCanonicalRaw(nil, v)
 	}
-	return snap
+	return snap, cut
 }
 
 // LoadSnapshot replaces the server-derived state with a snapshot, keeping
@@ -62,6 +79,10 @@ func (s *State) Snapshot(limit int) Snapshot {
 func (s *State) LoadSnapshot(sessionID, epoch string, snap Snapshot) (needReplay []string, err error) {
 	fresh := NewState(sessionID)
 	fresh.Epoch = epoch
+	fresh.limits, fresh.fieldMax, fresh.itemMax = s.limits, s.fieldMax, s.itemMax
+	if fresh.fieldMax == 0 {
+		fresh.fieldMax, fresh.itemMax = bound(s.limits.FieldBytes), bound(s.limits.ItemBytes)
+	}
 	parse := func(c, what string) (int64, error) {
 		if c == "" {
 			return 0, nil
@@ -101,6 +122,9 @@ func (s *State) LoadSnapshot(sessionID, epoch string, snap Snapshot) (needReplay
 			it.Version = old.Version + 1
 		}
 		it.Final = IsTerminalStatus(it.Status)
+		it.held = it.ContentLen()
+		fresh.boundFullObject(it, 0)
+		fresh.held += int64(it.held)
 		fresh.items[it.ID] = it
 		fresh.order = append(fresh.order, it)
 	}
@@ -128,7 +152,9 @@ func (s *State) LoadSnapshot(sessionID, epoch string, snap Snapshot) (needReplay
 	fresh.warnings = s.warnings
 	fresh.gen = s.gen + 1
 	*s = *fresh
-	return s.reanchorPending(), nil
+	needReplay = s.reanchorPending()
+	s.trim()
+	return needReplay, nil
 }
 
 // Encode returns the canonical JSON encoding of the server-derived state:

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 )
 
@@ -74,6 +75,12 @@ type State struct {
 	pendingOrder uint64
 	retired      []Retirement
 	diagnostics  []FoldError
+
+	limits   Limits
+	fieldMax int   // limits.FieldBytes, math.MaxInt when unbounded
+	itemMax  int   // limits.ItemBytes, math.MaxInt when unbounded
+	held     int64 // content bytes of the held items (Item.held summed)
+	dropped  int   // items dropped to stay within limits
 }
 
 // NewState returns an empty state for a session.
@@ -83,6 +90,8 @@ func NewState(sessionID string) *State {
 		items:     map[string]*Item{},
 		values:    map[string]json.RawMessage{},
 		turns:     map[string]*TurnRecord{},
+		fieldMax:  math.MaxInt,
+		itemMax:   math.MaxInt,
 	}
 }
 
@@ -95,6 +104,9 @@ func (s *State) init() {
 	}
 	if s.turns == nil {
 		s.turns = map[string]*TurnRecord{}
+	}
+	if s.fieldMax == 0 {
+		s.fieldMax, s.itemMax = bound(s.limits.FieldBytes), bound(s.limits.ItemBytes)
 	}
 }
 
@@ -146,7 +158,7 @@ func (s *State) Apply(ev *Event) error {
 func (s *State) fold(ev *Event) *FoldError {
 	switch ev.Method {
 	case MethodItemStarted, MethodItemUpdated, MethodItemCompleted:
-		s.applyItem(ev.Item, ev.Method == MethodItemCompleted, ev.Seq)
+		s.applyLiveItem(ev.Item, ev.Method == MethodItemCompleted, ev.Seq)
 	case MethodItemDelta:
 		return s.applyDelta(ev)
 	case MethodTurnQueued:
@@ -195,6 +207,22 @@ func (s *State) Pass(ev *Event) {
 	}
 }
 
+// applyLiveItem folds a full item object from the live stream (or a
+// forward page). An item not held whose position is older than the oldest
+// held item, while older history exists on the host (HasOlder), is left
+// out: held, it would sit before a hole that no history page fills; a
+// history page brings it back at its latest revision. Then the held range
+// is trimmed to the limits.
+func (s *State) applyLiveItem(in *Item, completed bool, seq int64) {
+	if s.HasOlder && in.Position > 0 && len(s.order) > 0 && in.Position < s.order[0].Position && s.items[in.ID] == nil {
+		return
+	}
+	s.applyItem(in, completed, seq)
+	if s.limits.Items > 0 || s.limits.Bytes > 0 {
+		s.trim()
+	}
+}
+
 // applyItem folds a full item object under the replace-iff-higher-revision
 // rule. seq is the event's seq (0 for history pages, which must carry
 // positions).
@@ -213,6 +241,12 @@ func (s *State) applyItem(in *Item, completed bool, seq int64) {
 		it.setPosition(cur.Position)
 	default:
 		it.setPosition(seq)
+	}
+	it.held = it.ContentLen()
+	s.boundFullObject(it, seq)
+	s.held += int64(it.held)
+	if cur != nil {
+		s.held -= int64(cur.held)
 	}
 	if cur != nil {
 		it.Version = cur.Version + 1
@@ -247,14 +281,26 @@ func (s *State) applyDelta(ev *Event) *FoldError {
 	if !it.IsOpen() {
 		return &FoldError{Reason: TerminalItem, Method: ev.Method, ItemID: ev.ItemID, Field: ev.Field, Seq: ev.Seq, Detail: "delta for an item already " + it.Status}
 	}
+	if it.Cut != nil && it.Cut.drops(ev.Field) {
+		return nil // the rest of a stream cut at the client's bound: dropped, reported when cut
+	}
 	if it.gen != s.gen {
 		it = s.own(it)
 	}
-	if ferr := it.appendDelta(ev.Field, ev.Delta); ferr != nil {
+	b := deltaBudget{fieldMax: s.fieldMax, itemRoom: s.itemMax - it.held}
+	if ferr := it.appendDelta(ev.Field, ev.Delta, &b); ferr != nil {
 		ferr.Method, ferr.ItemID, ferr.Field, ferr.Seq = ev.Method, ev.ItemID, ev.Field, ev.Seq
 		return ferr
 	}
+	it.held += b.added
+	s.held += int64(b.added)
 	it.Version++
+	if b.cut != notCut {
+		s.noteCut(it, b.cut, ev)
+	}
+	if s.limits.Bytes > 0 && s.held > s.limits.Bytes {
+		s.trim()
+	}
 	return nil
 }
 

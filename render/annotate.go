@@ -1,37 +1,75 @@
 package render
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/termtext"
 )
 
-// Notes shown on items whose end was not an ordinary terminal.
+// Notes shown on items whose end was not an ordinary terminal, and on
+// items this client cut at its own bound.
 const (
 	noteTerminalUnknown = "ended: unknown — host lost"
 	noteHostDeath       = "interrupted by host restart"
+	noteCutTail         = ": the host sent more than the protocol allows"
 )
 
-// annotationText is the note for an item that ended abnormally: open when
-// its ephemeral host was lost (TerminalUnknown), or terminated by a
-// durable host's restart (endedBy hostDeath). It is "" for other items.
-func annotationText(it *model.Item) string {
+// annotationTexts are the notes for an item this client cut at its bound
+// (model.ItemCut: which fields, at what size), then for an item that ended
+// abnormally: open when its ephemeral host was lost (TerminalUnknown), or
+// terminated by a durable host's restart (endedBy hostDeath). nil for an
+// item held whole that ended normally.
+func annotationTexts(it *model.Item) []string {
+	var notes []string
+	if c := it.Cut; c != nil {
+		if len(c.Fields) > 0 {
+			notes = append(notes, "⚠ "+cutNote(c.Fields, c.FieldBound))
+		}
+		if c.ItemBound > 0 {
+			notes = append(notes, "⚠ "+cutNote(nil, c.ItemBound))
+		}
+	}
 	switch {
 	case it.TerminalUnknown:
-		return "⚠ " + noteTerminalUnknown
+		notes = append(notes, "⚠ "+noteTerminalUnknown)
 	case it.EndedBy() == "hostDeath":
-		return "⚠ " + noteHostDeath
+		notes = append(notes, "⚠ "+noteHostDeath)
 	}
-	return ""
+	return notes
 }
 
-// annotationLines is annotationText wrapped to width and styled, each line
-// behind prefix; nil for an item that ended normally.
-func (r *Renderer) annotationLines(it *model.Item, prefix string, width int) []string {
-	a := annotationText(it)
-	if a == "" {
-		return nil
+// cutNote says what this client cut: "text cut by Lookout at 1 MiB: ...",
+// or the whole item when fields is nil.
+func cutNote(fields []string, bound int) string {
+	what := "item"
+	if len(fields) > 0 {
+		what = termtext.Line(strings.Join(fields, ", "))
 	}
-	return prefixLines(prefix, prefix, styleLines(r.theme.Warning, wrapPlain(a, width)))
+	return what + " cut by Lookout at " + sizeText(bound) + noteCutTail
+}
+
+// sizeText writes a byte count the way the bounds are set: "1 MiB",
+// "64 KiB", else bytes.
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.Itoa(n>>20) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.Itoa(n>>10) + " KiB"
+	}
+	return strconv.Itoa(n) + " bytes"
+}
+
+// annotationLines are annotationTexts wrapped to width and styled, each
+// line behind prefix; nil for an item with no note.
+func (r *Renderer) annotationLines(it *model.Item, prefix string, width int) []string {
+	var lines []string
+	for _, a := range annotationTexts(it) {
+		lines = append(lines, prefixLines(prefix, prefix, styleLines(r.theme.Warning, wrapPlain(a, width)))...)
+	}
+	return lines
 }
 
 // spin is the mark drawn on an item that is still running: the caller's

@@ -75,9 +75,7 @@ func (r *Renderer) fileChange(it *model.Item, cw int, o ItemOptions) []string {
 	for _, f := range it.TruncatedFields() {
 		notes = append(notes, "⚠ "+termtext.Line(f)+" truncated by host")
 	}
-	if a := annotationText(it); a != "" {
-		notes = append(notes, a)
-	}
+	notes = append(notes, annotationTexts(it)...)
 	for _, n := range notes {
 		add(t.Warning, wrapPlain(n, bw))
 	}

@@ -128,6 +128,13 @@ func goldenCases() []goldenCase {
 			return it
 		}
 	}
+	cut := func(c model.ItemCut, js string) func(t testing.TB) *model.Item {
+		return func(t testing.TB) *model.Item {
+			it := mustItem(t, js)
+			it.Cut = &c
+			return it
+		}
+	}
 	return []goldenCase{
 		{name: "user_message", item: fromJSON(itemJSON("u1", "userMessage", "completed", 1, map[string]any{
 			"commandId": "c1", "text": "Run the test suite and tell me what failed.\nThen fix the flaky one, please."}))},
@@ -144,6 +151,8 @@ func goldenCases() []goldenCase {
 			"text": "I was about to"}))},
 		{name: "agent_message_terminal_unknown", item: tu(itemJSON("a4", "agentMessage", "inProgress", 1, map[string]any{
 			"text": "Half an ans"}))},
+		{name: "agent_message_cut_by_client", opts: ItemOptions{Spinner: "⠋"}, item: cut(model.ItemCut{Fields: []string{"text"}, FieldBound: 1 << 20},
+			itemJSON("a5", "agentMessage", "inProgress", 1, map[string]any{"text": "The host kept streaming past any bound"}))},
 		{name: "reasoning_collapsed", item: fromJSON(itemJSON("r1", "reasoning", "completed", 2, map[string]any{
 			"summary": []string{"**Planning the test run**\n\nI will run the whole suite first, then the flaky one alone.", "**Reading failures**\n\nTwo tests fail."}}))},
 		{name: "reasoning_expanded", opts: ItemOptions{Expanded: true}, item: fromJSON(itemJSON("r1", "reasoning", "completed", 2, map[string]any{
@@ -183,6 +192,8 @@ func goldenCases() []goldenCase {
 			"toolName": "bash", "input": map[string]any{"command": "sleep 100"}, "endedBy": "hostDeath"}))},
 		{name: "tool_terminal_unknown", item: tu(itemJSON("t11", "toolCall", "running", 4, map[string]any{
 			"toolName": "bash", "input": map[string]any{"command": "make"}, "output": "building...\n"}))},
+		{name: "tool_cut_by_client", item: cut(model.ItemCut{Fields: []string{"output"}, FieldBound: 1 << 20, ItemBound: 8 << 20},
+			itemJSON("t13", "toolCall", "completed", 5, map[string]any{"toolName": "cat", "input": map[string]any{"path": "/dev/urandom"}, "output": "endless\n", "exitCode": 0}))},
 		{name: "tool_stopped", item: fromJSON(itemJSON("t12", "toolCall", "stopped", 5, map[string]any{
 			"toolName": "bash", "input": map[string]any{"command": "yes"}, "output": "y\ny\ny\n"}))},
 		{name: "compaction", item: fromJSON(itemJSON("k1", "contextCompaction", "completed", 2, nil))},

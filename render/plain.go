@@ -71,6 +71,14 @@ func (r *Renderer) Plain(it *model.Item) string {
 			b.WriteString("\n" + name + ": " + fieldText(it.Field(name)))
 		}
 	}
+	if c := it.Cut; c != nil {
+		if len(c.Fields) > 0 {
+			b.WriteString("\n\n[" + cutNote(c.Fields, c.FieldBound) + "]")
+		}
+		if c.ItemBound > 0 {
+			b.WriteString("\n\n[" + cutNote(nil, c.ItemBound) + "]")
+		}
+	}
 	switch {
 	case it.TerminalUnknown:
 		b.WriteString("\n\n[" + noteTerminalUnknown + "]")

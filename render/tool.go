@@ -146,9 +146,7 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 		}
 		notes = append(notes, "⚠ "+termtext.Line(what)+" truncated by host")
 	}
-	if a := annotationText(it); a != "" {
-		notes = append(notes, a)
-	}
+	notes = append(notes, annotationTexts(it)...)
 	if !boxed {
 		for _, n := range notes {
 			lines = append(lines, styleLines(t.Warning, wrapPlain(n, cw))...)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -40,6 +41,9 @@ type replicaHeader struct {
 	BodyLen   int    `json:"bodyLen"`
 	SHA256    string `json:"sha256"`
 	SavedAt   string `json:"savedAt"`
+	// Bounded says why a display-only tail was stored when the range did
+	// not fit the cache's byte bound (Options.CacheBytes); "" otherwise.
+	Bounded string `json:"bounded,omitempty"`
 }
 
 // replica is a decoded, verified cache file.
@@ -159,6 +163,8 @@ type cacheState struct {
 	tick    *time.Timer
 	tickC   <-chan time.Time
 	doneC   chan error
+	// boundNoted: the range passed the byte bound and the log said so.
+	boundNoted bool
 }
 
 func (l *loopState) cacheEnabled() bool { return l.o.CacheDir != "-" && l.sessionID != "" }
@@ -171,9 +177,14 @@ func (l *loopState) loadCache() {
 		return
 	}
 	path := l.cacheFile()
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, int64(l.o.CacheBytes)+maxHeaderBytes)
 	if err != nil {
-		if !errors.Is(err, os.ErrNotExist) {
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case errors.Is(err, errTooLarge):
+			l.addError("replica cache discarded: " + err.Error())
+			_ = os.Remove(path)
+		default:
 			l.addError("replica cache unreadable: " + err.Error())
 		}
 		return
@@ -187,10 +198,35 @@ func (l *loopState) loadCache() {
 		_ = os.Remove(path)
 		return
 	}
+	l.st.TakeDiagnostics() // a cut item already kept the file display-only
 	l.gen++
 	l.authority = r.Header.Authority
 	l.painted = true
 	l.dirty = true
+}
+
+// maxHeaderBytes is the room a replica file's header line may take beyond
+// the body's bound.
+const maxHeaderBytes = 64 << 10
+
+var errTooLarge = errors.New("file too large")
+
+// readBounded reads a file of at most limit bytes; a larger one is
+// errTooLarge, and is not read.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
+		return nil, fmt.Errorf("%w: %d bytes, over the bound of %d", errTooLarge, fi.Size(), limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%w: over the bound of %d bytes", errTooLarge, limit)
+	}
+	return data, err
 }
 
 // cacheDirty notes that the held range changed and schedules a write.
@@ -212,14 +248,18 @@ func (l *loopState) cacheDirty() {
 // replicaOf encodes the held range for the cache. The range is stored with
 // sync authority only when it is lossless: every item settled (an open
 // item's streamed text could not be resumed, since deltas are never
-// replayed), at most CacheItemLimit items, and a network-synchronized
-// epoch. Otherwise the newest CacheItemLimit items are stored as a
-// display-only tail. Pending entries are never stored.
+// replayed) and held whole (none cut at the client's bounds), at most
+// CacheItemLimit items, its encoding within CacheBytes, and a
+// network-synchronized epoch. Otherwise the newest items, at most
+// CacheItemLimit of them and within CacheBytes, are stored as a
+// display-only tail. Pending entries are never stored. A range too large
+// for the bound is said so: in the file's header (bounded), and once in
+// the log.
 func (l *loopState) replicaOf() ([]byte, error) {
 	items := l.st.Items()
 	lossless := l.authority && l.st.Epoch != "" && len(items) <= l.o.CacheItemLimit
 	for i := len(items) - 1; lossless && i >= 0; i-- {
-		if items[i].IsOpen() || items[i].TerminalUnknown {
+		if items[i].IsOpen() || items[i].TerminalUnknown || items[i].Cut != nil {
 			lossless = false
 		}
 	}
@@ -227,25 +267,38 @@ func (l *loopState) replicaOf() ([]byte, error) {
 	if !lossless {
 		limit = l.o.CacheItemLimit
 	}
+	// The items' share of the bound (15/16); the rest (header, queue,
+	// approvals, session values) is checked on the encoded file.
+	snap, cut := l.st.SnapshotWithin(limit, max(l.o.CacheBytes-l.o.CacheBytes/16, 1))
 	h := replicaHeader{Host: l.c.url, SessionID: l.sessionID, Epoch: l.st.Epoch,
-		Authority: lossless, SavedAt: l.o.Now().UTC().Format(time.RFC3339)}
-	return encodeReplica(h, l.st.Snapshot(limit))
+		Authority: lossless && !cut, SavedAt: l.o.Now().UTC().Format(time.RFC3339)}
+	if cut {
+		h.Bounded = fmt.Sprintf("the held range passes the cache bound of %d bytes: the newest %d of %d items are stored, display-only", l.o.CacheBytes, len(snap.Items), len(items))
+		if !l.cache.boundNoted {
+			l.cache.boundNoted = true
+			l.log.Warn("replica cache", "note", h.Bounded)
+		}
+	}
+	data, err := encodeReplica(h, snap)
+	if err == nil && len(data) > l.o.CacheBytes {
+		err = fmt.Errorf("the replica is %d bytes, over the cache bound of %d", len(data), l.o.CacheBytes)
+	}
+	return data, err
 }
 
 // writeCache writes the replica if it changed: in the background, or
 // synchronously when final (Run is ending).
 func (l *loopState) writeCache(final bool) {
-	if !l.cacheEnabled() || !l.cache.dirty || l.st.Epoch == "" || !l.authority {
-		return
-	}
-	if l.cache.writing && !final {
-		return
-	}
-	if l.cache.writing {
+	if final && l.cache.writing {
+		// Run returns only once the replica is on disk: let the write in
+		// flight finish, whether or not anything changed since.
 		if err := <-l.cache.doneC; err != nil {
 			l.addError("replica cache not written: " + err.Error())
 		}
 		l.cache.writing = false
+	}
+	if !l.cacheEnabled() || !l.cache.dirty || l.st.Epoch == "" || !l.authority || l.cache.writing {
+		return
 	}
 	data, err := l.replicaOf()
 	if err != nil {

@@ -282,6 +282,62 @@ func (c *Client) Settlement(commandID string) (model.Retirement, bool) {
 	return r, ok
 }
 
+// CommandStatus is the host's answer to command/replay (protocol §7): how
+// one command stands and, once its turn has ended, how the turn ended.
+type CommandStatus struct {
+	// State is "unknown" (never admitted), "pending", "queued", "started"
+	// or "settled".
+	State  string
+	TurnID string
+	// Settlement is a settled command's kind: "userMessage" (ItemID),
+	// "rejected" (Reason), "unqueued" or "launchFailed".
+	Settlement string
+	ItemID     string
+	Reason     string
+	// TurnStatus is "completed", "failed" or "stopped" once the command's
+	// turn has ended and the host says so, with TurnError when the turn
+	// ended with one; "" while the turn runs, and from hosts that predate
+	// these members.
+	TurnStatus string
+	TurnError  *model.TurnError
+}
+
+// ErrNotConnected: the client has no reconciled connection to ask on (or
+// lost it before the answer came); ask again once it is live.
+var ErrNotConnected = errors.New("sync: not connected to the host")
+
+// RequestError is an error answer (or a malformed one) to a request the
+// caller made through the Client.
+type RequestError struct {
+	Method  string
+	Code    int
+	Message string
+}
+
+func (e *RequestError) Error() string { return e.Method + ": " + e.Message }
+
+type replayReply struct {
+	st  CommandStatus
+	err error
+}
+
+// ReplayCommand asks the host how one command stands (command/replay), for
+// example how the turn of a settled command ended when the client learnt
+// of its end only through a snapshot (which carries no turn outcomes). It
+// needs a live connection: offline, or if the connection ends before the
+// answer, it returns ErrNotConnected. It returns ctx.Err() if ctx ends
+// first, and works only while Run is running.
+func (c *Client) ReplayCommand(ctx context.Context, commandID string) (CommandStatus, error) {
+	ch := make(chan replayReply, 1)
+	c.enqueue(func() { c.loop.replayFor(commandID, ch) })
+	select {
+	case r := <-ch:
+		return r.st, r.err
+	case <-ctx.Done():
+		return CommandStatus{}, ctx.Err()
+	}
+}
+
 func (c *Client) recordSettled(rs []model.Retirement) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -3,102 +3,37 @@ package sync
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	gosync "sync"
 	"testing"
 	"time"
-
-	"github.com/gorilla/websocket"
 
 	"github.com/lookout-sh/lookout/model"
 )
 
-// hostileHost is a WebSocket host that answers initialize and subscribe
-// like a real one (an empty session "S") and then sends whatever frames a
-// test gives it, on every connection the client makes.
-type hostileHost struct {
-	srv    *httptest.Server
-	frames chan []byte
-	sent   chan struct{}
-}
-
-func newHostileHost(t testing.TB) *hostileHost {
-	h := &hostileHost{frames: make(chan []byte), sent: make(chan struct{})}
-	up := websocket.Upgrader{}
-	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := up.Upgrade(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer ws.Close()
-		var wmu gosync.Mutex // one writer at a time on the socket
-		write := func(b []byte) {
-			wmu.Lock()
-			defer wmu.Unlock()
-			ws.WriteMessage(websocket.TextMessage, b)
-		}
-		done := make(chan struct{})
-		defer close(done)
-		go func() { // the hostile frames, on whichever connection is open
-			for {
-				select {
-				case <-done:
-					return
-				case f := <-h.frames:
-					write(f)
-					h.sent <- struct{}{}
-				}
-			}
-		}()
-		for {
-			_, data, err := ws.ReadMessage()
+// FuzzClientFrames feeds a running sync client newline-separated frames
+// from a hostile host (hostile_test.go), after a normal initialize and
+// subscribe. Whatever the frames: the client does not panic, keeps
+// answering (Inspect), and its fold stays one a snapshot can carry (it
+// re-encodes and loads back to the same bytes).
+func FuzzClientFrames(f *testing.F) {
+	frames, sent := make(chan string), make(chan struct{})
+	h := newHostileHost(f, func(send func(string) error) {
+		for fr := range frames { // the frames go out on whichever connection is live
+			err := send(fr)
+			sent <- struct{}{}
 			if err != nil {
 				return
 			}
-			var req struct {
-				ID     json.RawMessage `json:"id"`
-				Method string          `json:"method"`
-			}
-			if json.Unmarshal(data, &req) != nil || len(req.ID) == 0 {
-				continue
-			}
-			var result string
-			switch req.Method {
-			case "initialize":
-				result = `{"serverInfo":{"name":"hostile","version":"0"},"protocolVersion":1,"durability":"durable","features":{}}`
-			case "session/subscribe":
-				result = `{"epoch":"e1","head":"v:S:0","delivery":"snapshot","snapshot":{"cursor":"v:S:0","durableCursor":"v:S:0","items":[],"hasOlder":false,"activeTurn":null,"queuedTurns":[],"pendingApprovals":[],"state":{}}}`
-			case "session/unsubscribe":
-				result = `{}`
-			}
-			if result == "" {
-				write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32601,"message":"not here"}}`))
-				continue
-			}
-			write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + result + `}`))
 		}
-	}))
-	t.Cleanup(h.srv.Close)
-	return h
-}
-
-// FuzzClientFrames feeds a running sync client newline-separated frames
-// from a hostile host, after a normal initialize and subscribe. Whatever
-// the frames: the client does not panic, keeps answering (Inspect), and
-// its fold stays one a snapshot can carry (it re-encodes and loads back to
-// the same bytes).
-func FuzzClientFrames(f *testing.F) {
-	h := newHostileHost(f)
+	})
+	f.Cleanup(func() { close(frames) })
 	c := runScaledClient(f, Options{URL: "ws" + strings.TrimPrefix(h.srv.URL, "http") + "/v1/ws", Token: "t",
-		SessionID: "S", CacheDir: "-", Deltas: true}, 0.01)
+		SessionID: "s1", CacheDir: "-", Deltas: true}, 0.01)
 	waitFor(f, c.Client, "live", isLive)
 	n := func(method string, seq, prev int, rest string) string {
-		p := `"sessionId":"S","viewCursor":"v:S:` + itoa(seq) + `"`
+		p := `"sessionId":"s1","viewCursor":"v:s1:` + itoa(seq) + `"`
 		if prev >= 0 {
-			p += `,"prevCursor":` + map[bool]string{true: "null", false: `"v:S:` + itoa(prev) + `"`}[prev == 0]
+			p += `,"prevCursor":` + map[bool]string{true: "null", false: `"v:s1:` + itoa(prev) + `"`}[prev == 0]
 		}
 		if rest != "" {
 			p += "," + rest
@@ -120,8 +55,8 @@ func FuzzClientFrames(f *testing.F) {
 				break
 			}
 			select {
-			case h.frames <- []byte(frame):
-				<-h.sent
+			case frames <- frame:
+				<-sent
 			case <-time.After(10 * time.Second):
 				t.Fatal("the client never reconnected to take the next frame")
 			}
@@ -137,8 +72,8 @@ func FuzzClientFrames(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the client stopped answering after %q: %v", data, err)
 		}
-		again := model.NewState("S")
-		if _, err := again.LoadSnapshot("S", "e1", snap); err != nil {
+		again := model.NewState("s1")
+		if _, err := again.LoadSnapshot("s1", "e1", snap); err != nil {
 			t.Fatalf("the client's fold does not load back from its own snapshot: %v", err)
 		}
 		if !bytes.Equal(again.Encode(), enc) {

@@ -188,6 +188,38 @@ func (l *loopState) sendReplay(cid string) {
 		})
 }
 
+// replayFor answers Client.ReplayCommand: one command/replay on the
+// current connection, once it is reconciled. The answer goes to ch (the
+// first of the answer, an error, or the connection's end).
+func (l *loopState) replayFor(cid string, ch chan<- replayReply) {
+	reply := func(r replayReply) {
+		select {
+		case ch <- r:
+		default:
+		}
+	}
+	if !l.ready() {
+		reply(replayReply{err: ErrNotConnected})
+		return
+	}
+	lk := l.link
+	lk.onDrop = append(lk.onDrop, func() { reply(replayReply{err: ErrNotConnected}) })
+	l.c.stats.replays.Add(1)
+	l.call("command/replay", map[string]string{"sessionId": l.sessionID, "commandId": cid},
+		func(res json.RawMessage, rerr *model.RPCError) {
+			if rerr != nil {
+				reply(replayReply{err: &RequestError{Method: "command/replay", Code: rerr.Code, Message: rerr.Message}})
+				return
+			}
+			var a replayAnswer
+			if err := json.Unmarshal(res, &a); err != nil {
+				reply(replayReply{err: &RequestError{Method: "command/replay", Message: "malformed result: " + err.Error()}})
+				return
+			}
+			reply(replayReply{st: a.status()})
+		})
+}
+
 func (l *loopState) unqueue(cid string) {
 	if !l.ready() {
 		l.addError("not connected: unqueue not sent")

@@ -2,6 +2,7 @@ package sync
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -168,5 +169,43 @@ func TestRefusals(t *testing.T) {
 	pick := fastClient(t, Options{URL: h.URL(), Token: h.Token()})
 	if s := waitFor(t, pick.Client, "live", isLive); s.SessionID != sid {
 		t.Fatalf("picked %q", s.SessionID)
+	}
+}
+
+// ReplayCommand asks the host how a command stands, with its turn's
+// outcome once the turn ended; without a connection it says so at once.
+func TestReplayCommandTellsTheTurnOutcome(t *testing.T) {
+	h := startHost(t, host.Options{})
+	sid := createSession(t, h.URL(), h.Token(), "replay")
+	c := runClient(t, Options{URL: h.URL(), Token: h.Token(), SessionID: sid})
+	waitFor(t, c.Client, "live", isLive)
+	ok := c.Submit("hello")
+	waitFor(t, c.Client, "the turn ran", func(s Snapshot) bool {
+		_, settled := c.Settlement(ok)
+		return settled && idle(s)
+	})
+	bad := c.Submit("fail turn, please")
+	waitFor(t, c.Client, "the failed turn ran", func(s Snapshot) bool {
+		_, settled := c.Settlement(bad)
+		return settled && idle(s)
+	})
+	ctx, cancel := contextWithTimeout()
+	defer cancel()
+	st, err := c.ReplayCommand(ctx, ok)
+	if err != nil || st.State != "settled" || st.Settlement != "userMessage" || st.ItemID == "" || st.TurnID == "" || st.TurnStatus != model.StatusCompleted || st.TurnError != nil {
+		t.Fatalf("completed turn: %+v %v", st, err)
+	}
+	st, err = c.ReplayCommand(ctx, bad)
+	if err != nil || st.TurnStatus != model.StatusFailed || st.TurnError == nil || st.TurnError.Code != "modelError" {
+		t.Fatalf("failed turn: %+v %v", st, err)
+	}
+	if st, err = c.ReplayCommand(ctx, "never-sent"); err != nil || st.State != "unknown" || st.TurnStatus != "" {
+		t.Fatalf("unknown command: %+v %v", st, err)
+	}
+
+	h.Close()
+	waitFor(t, c.Client, "offline", func(s Snapshot) bool { return s.Freshness.State == Reconnecting })
+	if _, err := c.ReplayCommand(ctx, ok); !errors.Is(err, ErrNotConnected) {
+		t.Fatalf("offline: %v, want ErrNotConnected", err)
 	}
 }

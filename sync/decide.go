@@ -122,6 +122,12 @@ func acceptBeforePage(req pageRequest, answerEpoch, stateEpoch string, gen uint6
 const (
 	backoffBase    = time.Second
 	backoffCeiling = 30 * time.Second
+	// healthyAfter: a connection that stayed live (caught up) this long
+	// was a success, and the backoff starts over. A catch-up alone is not
+	// enough: a host that breaks every connection soon after catch-up (an
+	// oversize frame, say) would otherwise be retried once a second for
+	// ever.
+	healthyAfter = 30 * time.Second
 )
 
 // backoffDelay is the wait before retry number attempt (0-based): 1 s,
@@ -140,14 +146,55 @@ func backoffDelay(attempt int) time.Duration {
 	return d
 }
 
-// backoff is the retry schedule: Next returns the wait before the next
-// attempt and advances; Reset (on success, a completed reconnect, terminal
-// focus) starts over at 1 s.
+// retryInputs is what the wait before the next connection attempt
+// depends on.
+type retryInputs struct {
+	// Attempt counts the retries scheduled since the backoff last started
+	// over.
+	Attempt int
+	// Immediate: the drop asks to reconnect at once (a resubscribe after
+	// a stale cursor or another epoch, a probe that got no answer).
+	Immediate bool
+	// LiveFor is how long the dropped connection was live (caught up);
+	// 0 when it never caught up, or for a failed dial.
+	LiveFor time.Duration
+	// HealthyAfter is how long a connection must have been live to count
+	// as a success (healthyAfter, scaled in tests).
+	HealthyAfter time.Duration
+}
+
+// decideRetry returns the wait before the next connection attempt and the
+// attempt count after it. A connection that stayed live HealthyAfter
+// starts the backoff over; one that broke sooner, caught up or not, counts
+// as one more failure, so a host that fails every connection right after
+// catch-up is retried at 1 s, 2 s, 4 s ... 30 s, not once a second. An
+// immediate reconnect goes at once only when nothing failed since the
+// backoff started over; repeated, it backs off like any failure (one step
+// behind), so a host that forces resubscribes cannot make the client spin.
+func decideRetry(in retryInputs) (wait time.Duration, attempt int) {
+	attempt = in.Attempt
+	if in.LiveFor > 0 && in.LiveFor >= in.HealthyAfter {
+		attempt = 0
+	}
+	switch {
+	case in.Immediate && attempt == 0:
+		return 0, 1
+	case in.Immediate:
+		return backoffDelay(attempt - 1), attempt + 1
+	}
+	return backoffDelay(attempt), attempt + 1
+}
+
+// backoff is the retry schedule: Drop returns the wait before the next
+// attempt and advances (decideRetry); Reset (terminal focus, a user
+// retry) starts over at 1 s.
 type backoff struct{ attempt int }
 
-func (b *backoff) Next() time.Duration {
-	d := backoffDelay(b.attempt)
-	b.attempt++
+// Drop schedules the attempt after a failed attempt or a lost connection
+// that was live for liveFor.
+func (b *backoff) Drop(immediate bool, liveFor, healthy time.Duration) time.Duration {
+	d, n := decideRetry(retryInputs{Attempt: b.attempt, Immediate: immediate, LiveFor: liveFor, HealthyAfter: healthy})
+	b.attempt = n
 	return d
 }
 
@@ -233,6 +280,22 @@ type replayAnswer struct {
 		ItemID string `json:"itemId"`
 		Reason string `json:"reason"`
 	} `json:"settlement"`
+	// TurnStatus and TurnError: the outcome of the command's turn, once it
+	// ended (an optional extension of v1; absent from older hosts).
+	TurnStatus string           `json:"turnStatus"`
+	TurnError  *model.TurnError `json:"turnError"`
+}
+
+// status is the answer as the Client publishes it.
+func (a replayAnswer) status() CommandStatus {
+	cs := CommandStatus{State: a.State, TurnID: a.TurnID, TurnStatus: a.TurnStatus, TurnError: a.TurnError}
+	if a.Settlement != nil {
+		cs.Settlement, cs.ItemID, cs.Reason = a.Settlement.Kind, a.Settlement.ItemID, a.Settlement.Reason
+	}
+	if !model.IsTerminalStatus(cs.TurnStatus) {
+		cs.TurnStatus, cs.TurnError = "", nil
+	}
+	return cs
 }
 
 // replayAction is what one replay answer does to its pending entry.

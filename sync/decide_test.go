@@ -91,20 +91,21 @@ func TestAcceptBeforePage(t *testing.T) {
 
 func TestBackoffSequenceAndResets(t *testing.T) {
 	var b backoff
+	next := func() time.Duration { return b.Drop(false, 0, healthyAfter) }
 	want := []time.Duration{1, 2, 4, 8, 16, 30, 30, 30}
 	for i, w := range want {
-		if got := b.Next(); got != w*time.Second {
+		if got := next(); got != w*time.Second {
 			t.Fatalf("attempt %d: %v, want %v", i, got, w*time.Second)
 		}
 	}
 	if b.Attempt() != len(want) {
 		t.Fatalf("Attempt() = %d", b.Attempt())
 	}
-	b.Reset() // success, reconnect, focus
-	if got := b.Next(); got != time.Second {
+	b.Reset() // focus, user retry
+	if got := next(); got != time.Second {
 		t.Fatalf("after reset: %v, want 1s", got)
 	}
-	if got := b.Next(); got != 2*time.Second {
+	if got := next(); got != 2*time.Second {
 		t.Fatalf("second after reset: %v, want 2s", got)
 	}
 	if got := backoffDelay(-3); got != time.Second {
@@ -112,6 +113,39 @@ func TestBackoffSequenceAndResets(t *testing.T) {
 	}
 	if got := backoffDelay(1000); got != 30*time.Second {
 		t.Fatalf("huge attempt: %v", got)
+	}
+}
+
+// A catch-up is not a success by itself: only a connection that stayed
+// live healthyAfter starts the backoff over (item 7 of the hardening
+// issue: a host that sends an oversize frame after each catch-up).
+func TestDecideRetry(t *testing.T) {
+	const h = healthyAfter
+	cases := []struct {
+		name      string
+		in        retryInputs
+		wait      time.Duration
+		nextCount int
+	}{
+		{"first failure", retryInputs{Attempt: 0, HealthyAfter: h}, time.Second, 1},
+		{"third failed dial", retryInputs{Attempt: 2, HealthyAfter: h}, 4 * time.Second, 3},
+		{"at the ceiling", retryInputs{Attempt: 9, HealthyAfter: h}, 30 * time.Second, 10},
+		{"lost after catch-up, live 2 s", retryInputs{Attempt: 3, LiveFor: 2 * time.Second, HealthyAfter: h}, 8 * time.Second, 4},
+		{"lost right after catch-up", retryInputs{Attempt: 6, LiveFor: time.Millisecond, HealthyAfter: h}, 30 * time.Second, 7},
+		{"lost after 29.9 s live", retryInputs{Attempt: 4, LiveFor: h - 100*time.Millisecond, HealthyAfter: h}, 16 * time.Second, 5},
+		{"lost after 30 s live: starts over", retryInputs{Attempt: 6, LiveFor: h, HealthyAfter: h}, time.Second, 1},
+		{"lost after an hour live", retryInputs{Attempt: 2, LiveFor: time.Hour, HealthyAfter: h}, time.Second, 1},
+		{"immediate, nothing failed", retryInputs{Immediate: true, HealthyAfter: h}, 0, 1},
+		{"immediate after a healthy link", retryInputs{Attempt: 5, Immediate: true, LiveFor: time.Minute, HealthyAfter: h}, 0, 1},
+		{"immediate again soon after", retryInputs{Attempt: 1, Immediate: true, LiveFor: time.Second, HealthyAfter: h}, time.Second, 2},
+		{"immediate, repeated", retryInputs{Attempt: 4, Immediate: true, HealthyAfter: h}, 8 * time.Second, 5},
+		{"scaled threshold (tests)", retryInputs{Attempt: 3, LiveFor: 400 * time.Millisecond, HealthyAfter: 300 * time.Millisecond}, time.Second, 1},
+	}
+	for _, c := range cases {
+		wait, n := decideRetry(c.in)
+		if wait != c.wait || n != c.nextCount {
+			t.Errorf("%s: wait %v, attempt %d; want %v, %d", c.name, wait, n, c.wait, c.nextCount)
+		}
 	}
 }
 

@@ -45,6 +45,8 @@ type link struct {
 
 	after  *pageRequest   // the forward page in flight
 	buffer []*model.Event // live events held while catching up
+	liveAt time.Time      // when the link first caught up (zero: never)
+	onDrop []func()       // run when the link ends (callers waiting on it)
 	dog    *time.Timer    // page watchdog
 	probe  *time.Timer    // focus probe
 	dogC   <-chan time.Time
@@ -128,12 +130,27 @@ func newLoopState(c *Client) *loopState {
 		o:            c.opts,
 		log:          c.opts.Logger,
 		sessionID:    c.opts.SessionID,
-		st:           model.NewState(c.opts.SessionID),
 		cmds:         map[string]*cmdState{},
 		returnedBase: 1,
 		deadAfter:    deadAfter,
 	}
+	l.st = l.newState(c.opts.SessionID)
 	return l
+}
+
+// newState is an empty fold for a session, with the client's bounds.
+func (l *loopState) newState(sessionID string) *model.State {
+	st := model.NewState(sessionID)
+	st.SetLimits(l.o.limits())
+	return st
+}
+
+// takeDiagnostics records the fold's non-fatal findings (a client bound
+// cut, a toolCall transition out of order) as errors.
+func (l *loopState) takeDiagnostics() {
+	for _, d := range l.st.TakeDiagnostics() {
+		l.addError(d.Error())
+	}
 }
 
 // run is the Run goroutine's loop.
@@ -237,6 +254,9 @@ func (l *loopState) shutdown() {
 		}
 		l.link.ws.Close()
 		l.stopLinkTimers(l.link)
+		for _, f := range l.link.onDrop {
+			f()
+		}
 		l.link = nil
 	}
 	if ch := l.dialCh; ch != nil {
@@ -281,7 +301,7 @@ func (l *loopState) startDial() {
 
 func (l *loopState) onDialed(r dialResult) {
 	if r.err != nil {
-		l.connFailed(r.err, false)
+		l.connFailed(r.err, false, 0)
 		return
 	}
 	l.linkSeq++
@@ -352,7 +372,7 @@ func (l *loopState) onSessionList(acc []SessionInfo, cursor string, pages int, r
 		return
 	}
 	l.sessionID = id
-	l.st = model.NewState(id)
+	l.st = l.newState(id)
 	l.gen++
 	l.loadCache()
 	l.subscribe()
@@ -360,10 +380,17 @@ func (l *loopState) onSessionList(acc []SessionInfo, cursor string, pages int, r
 
 // dropLink ends the current connection and schedules the next attempt.
 func (l *loopState) dropLink(err error, immediate bool) {
+	var liveFor time.Duration
 	if lk := l.link; lk != nil {
+		if !lk.liveAt.IsZero() {
+			liveFor = max(l.o.Now().Sub(lk.liveAt), time.Nanosecond)
+		}
 		lk.ws.Close()
 		l.stopLinkTimers(lk)
 		l.link = nil
+		for _, f := range lk.onDrop {
+			f()
+		}
 		for _, cs := range l.cmds {
 			cs.inflight = false
 		}
@@ -373,9 +400,9 @@ func (l *loopState) dropLink(err error, immediate bool) {
 			}
 		}
 		l.older = nil
-		l.log.Debug("link dropped", "err", err)
+		l.log.Debug("link dropped", "err", err, "liveFor", liveFor)
 	}
-	l.connFailed(err, immediate)
+	l.connFailed(err, immediate, liveFor)
 }
 
 func (l *loopState) stopLinkTimers(lk *link) {
@@ -388,9 +415,10 @@ func (l *loopState) stopLinkTimers(lk *link) {
 	lk.dogC, lk.probeC = nil, nil
 }
 
-// connFailed records a failed attempt or a lost connection and schedules
-// the next attempt with backoff (at once when immediate).
-func (l *loopState) connFailed(err error, immediate bool) {
+// connFailed records a failed attempt or a lost connection (live for
+// liveFor) and schedules the next attempt with backoff (decideRetry: at
+// once when immediate and nothing failed recently).
+func (l *loopState) connFailed(err error, immediate bool, liveFor time.Duration) {
 	msg := err.Error()
 	ce, _ := err.(*connError)
 	if ce == nil {
@@ -405,12 +433,7 @@ func (l *loopState) connFailed(err error, immediate bool) {
 		l.userRetry = false
 		l.refusal, l.refusalReason = msg, ce.reason()
 	}
-	var d time.Duration
-	if immediate {
-		l.bo.Reset()
-	} else {
-		d = l.scaled(l.bo.Next())
-	}
+	d := l.scaled(l.bo.Drop(immediate, liveFor, l.scaled(healthyAfter)))
 	l.nextAt = l.o.Now().Add(d)
 	if l.attemptT == nil {
 		l.attemptT = time.NewTimer(d)
@@ -524,9 +547,7 @@ func (l *loopState) apply(ev *model.Event) {
 	}
 	l.dirty = true
 	l.painted = false
-	for _, d := range l.st.TakeDiagnostics() {
-		l.addError(d.Error())
-	}
+	l.takeDiagnostics()
 	if l.o.OnEvent != nil {
 		l.o.OnEvent(ev)
 	}
@@ -598,6 +619,7 @@ func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 			l.dropLink(&connError{Persistent: true, Msg: "the host sent a snapshot this client cannot load: " + err.Error()}, false)
 			return
 		}
+		l.takeDiagnostics()
 		if old != "" && old != r.Epoch {
 			l.log.Info("epoch changed; state replaced", "old", old, "new", r.Epoch)
 		}
@@ -758,13 +780,17 @@ func (l *loopState) resync(why string) {
 	l.dropLink(&connError{Msg: why}, true)
 }
 
-// caughtUp marks the link current: backoff resets, a user retry ends, and
-// the pending family is reconciled once per connection.
+// caughtUp marks the link current: a user retry ends, and the pending
+// family is reconciled once per connection. The backoff does not start
+// over here: only once the link has stayed live healthyAfter (decideRetry
+// reads liveAt when the link drops).
 func (l *loopState) caughtUp() {
 	lk := l.link
 	lk.caughtUp = true
 	lk.catchingUp = false
-	l.bo.Reset()
+	if lk.liveAt.IsZero() {
+		lk.liveAt = l.o.Now()
+	}
 	l.refusal, l.lastErr, l.userRetry = "", "", false
 	l.refusalReason, l.lastReason = "", ""
 	l.painted = false
@@ -837,6 +863,7 @@ func (l *loopState) onBeforePage(req pageRequest, res json.RawMessage, rerr *mod
 		l.addError(err.Error())
 		return
 	}
+	l.takeDiagnostics()
 	if l.o.OnEvent != nil {
 		for _, ev := range evs {
 			l.o.OnEvent(ev)

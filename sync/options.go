@@ -94,6 +94,43 @@ type Options struct {
 	// stores with sync authority (0 means 5000); a larger range is stored
 	// as a display-only tail of that many items.
 	CacheItemLimit int
+	// CacheBytes bounds the replica cache file (0 means 16 MiB): a range
+	// whose encoding is larger is stored as a display-only tail of the
+	// newest items that fit, and a larger file is never read.
+	CacheBytes int
+
+	// Bounds against a host that sends more than the protocol allows (see
+	// model.Limits). 0 means the default; a negative value, no bound.
+	//
+	// MaxFieldBytes bounds one string field of an item (default 1 MiB;
+	// the host's own bound is 64 KiB, so a conforming host never reaches
+	// it): the field stops growing, the item is marked cut and the cut is
+	// reported in Snapshot.Errors. MaxItemBytes bounds what deltas grow
+	// one item to (default 8 MiB).
+	MaxFieldBytes int
+	MaxItemBytes  int
+	// MaxItems and MaxBytes bound the items held in memory and the bytes
+	// of their content (defaults 50,000 items and 256 MiB): past either,
+	// the oldest items are dropped and the held range has older history
+	// again (View.HasOlder), to be paged back in with LoadOlder.
+	MaxItems int
+	MaxBytes int64
+}
+
+// Default client bounds (Options).
+const (
+	DefaultMaxFieldBytes = 1 << 20
+	DefaultMaxItemBytes  = 8 << 20
+	DefaultMaxItems      = 50_000
+	DefaultMaxBytes      = 256 << 20
+	DefaultCacheBytes    = 16 << 20
+)
+
+// limits are the fold's bounds (withDefaults applied: negative means
+// none).
+func (o Options) limits() model.Limits {
+	pos := func(n int) int { return max(n, 0) }
+	return model.Limits{FieldBytes: pos(o.MaxFieldBytes), ItemBytes: pos(o.MaxItemBytes), Items: pos(o.MaxItems), Bytes: max(o.MaxBytes, 0)}
 }
 
 // NormalizeURL turns the accepted spellings of a host address into the
@@ -283,6 +320,21 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CacheItemLimit <= 0 {
 		o.CacheItemLimit = 5000
+	}
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = DefaultCacheBytes
+	}
+	if o.MaxFieldBytes == 0 {
+		o.MaxFieldBytes = DefaultMaxFieldBytes
+	}
+	if o.MaxItemBytes == 0 {
+		o.MaxItemBytes = DefaultMaxItemBytes
+	}
+	if o.MaxItems == 0 {
+		o.MaxItems = DefaultMaxItems
+	}
+	if o.MaxBytes == 0 {
+		o.MaxBytes = DefaultMaxBytes
 	}
 	if o.CacheDir == "" {
 		o.CacheDir = DefaultCacheDir()

@@ -86,6 +86,27 @@ func TestHomeShowsBeginningOfSession(t *testing.T) {
 	d.wantScreen("answer 30")
 }
 
+// When the client dropped the oldest items to stay within its memory
+// bound (model.Limits), the top of the transcript is not the beginning of
+// the session: it offers the dropped history, which pages back in.
+func TestDroppedItemsAreNotTheBeginningOfSession(t *testing.T) {
+	f := newFake(t)
+	f.edit(func(_ *sync.Snapshot, st *model.State) { st.SetLimits(model.Limits{Items: 32}) })
+	longSession(f, 1, 30)
+	d := newDriver(t, 60, 20, Options{Source: f})
+	if v := f.Current().View; !v.HasOlder || len(v.Items) > 32 {
+		t.Fatalf("the fold holds %d items, hasOlder %v", len(v.Items), v.HasOlder)
+	}
+	d.keys("home")
+	d.wantScreen("older messages")
+	d.noScreen("beginning of session")
+	if !hasCall(f, "loadOlder") {
+		t.Fatal("reaching the top did not ask for the dropped history")
+	}
+	d.keys("end")
+	d.wantScreen("answer 30")
+}
+
 // olderSession holds exchanges 51..80 with older history (1..50) on the
 // host, as a snapshot tail would.
 func olderSession(t *testing.T) *fakeSource {
