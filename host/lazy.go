@@ -53,6 +53,47 @@ func (h *Host) readShutdownSummary() (*shutdownSummary, error) {
 	return &sum, nil
 }
 
+// quietKey is the journal meta entry holding a session's stub from the
+// last time it went quiet (see recordQuiet).
+func quietKey(id string) string { return "quiet:" + id }
+
+// recordQuiet journals the session's stub when it has just gone quiet
+// (its turn ended and nothing is queued), so that a start after an
+// abnormal death, which finds no clean-shutdown summary, can still leave
+// the session unloaded. The stub holds the journal's head at that moment:
+// any later event makes it stale (stubFor compares it with the journal),
+// and a death between the commit and this write only costs a load.
+func (s *session) recordQuiet() {
+	if err := s.flush(); err != nil {
+		return
+	}
+	st, ok := s.quietStub()
+	if !ok {
+		return
+	}
+	b, err := json.Marshal(st)
+	if err == nil {
+		err = s.h.j.setMeta(quietKey(s.id), string(b))
+	}
+	if err != nil {
+		s.h.log.Warn("could not record a quiet session", "session", s.id, "err", err)
+	}
+}
+
+// quietStubFor reads the stub recordQuiet left for a session; ok is false
+// when there is none or it is unreadable.
+func (h *Host) quietStubFor(id string) (sessionStub, bool) {
+	raw, err := h.j.meta(quietKey(id))
+	if err != nil || raw == "" {
+		return sessionStub{}, false
+	}
+	var st sessionStub
+	if json.Unmarshal([]byte(raw), &st) != nil {
+		return sessionStub{}, false
+	}
+	return st, true
+}
+
 // stubFor decides whether a session can start unloaded: the summary names
 // it and its journal has not moved since (lastSeq is its last journaled
 // seq now). A host of another version may have appended after the summary

@@ -74,17 +74,27 @@ func TestQuietSessionsLoadOnFirstUse(t *testing.T) {
 	if r := replay(t, c2, busy, "next"); r.State != "settled" && r.State != "started" {
 		t.Fatalf("queued turn after restart: %+v", r)
 	}
-	// A host that dies (no graceful close) leaves no summary: the next
-	// start loads every session.
-	h2.Close()
-	h3 := hosttest.Start(t, host.Options{DataDir: dir})
-	h3.Close()
+	// A host that dies (no graceful close) leaves no summary: a session
+	// that went quiet and has not moved since still starts unloaded (its
+	// quiet stub), one whose journal moved after its quiet moment is
+	// loaded.
+	snapQuiet, _ := snapshotState(t, hosttest.Dial(t, h2), quiet)
+	if _, _, err := c2.Submit(busy, "slow2", "slow"); err != nil {
+		t.Fatal(err)
+	}
+	h2.Close() // stops the slow turn: busy's journal moves past its quiet stub
 	if err := host.DropShutdownSummary(dir); err != nil {
 		t.Fatal(err)
 	}
 	h4 := hosttest.Start(t, host.Options{DataDir: dir})
-	if !host.Loaded(h4, quiet) {
-		t.Fatal("without a clean-shutdown summary a session started unloaded")
+	if host.Loaded(h4, quiet) {
+		t.Fatal("after an abnormal death a session that went quiet was loaded at start")
+	}
+	if !host.Loaded(h4, busy) {
+		t.Fatal("a session that moved after its quiet moment started unloaded")
+	}
+	if snap, _ := snapshotState(t, hosttest.Dial(t, h4), quiet); string(snap.Encode()) != string(snapQuiet.Encode()) {
+		t.Fatal("the quiet session's state changed across the abnormal restart")
 	}
 }
 

@@ -13,7 +13,9 @@ import (
 // abnormal death gets its host-death terminals appended now, before anyone
 // can subscribe. Queued turns stay queued; Start launches them. A session
 // the last graceful shutdown left quiet and that has not changed since
-// starts unloaded instead (see shutdownSummary) and is folded on first use.
+// starts unloaded instead (see shutdownSummary) and is folded on first use;
+// so does, after an abnormal death, a session that had gone quiet and has
+// not changed since (see recordQuiet).
 func (h *Host) loadSessions() error {
 	recs, err := h.j.sessions()
 	if err != nil {
@@ -24,24 +26,30 @@ func (h *Host) loadSessions() error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	for _, rec := range recs {
-		if sum != nil {
-			last, err := h.j.lastSeq(rec.ID)
-			if err != nil {
-				return fmt.Errorf("journal: session %s: %w", rec.ID, err)
+		last, err := h.j.lastSeq(rec.ID)
+		if err != nil {
+			return fmt.Errorf("journal: session %s: %w", rec.ID, err)
+		}
+		st, ok := stubFor(sum, rec.ID, last)
+		if !ok {
+			// No clean shutdown, or the session changed since: the stub its
+			// last quiet moment left, if the journal has not moved since.
+			if q, has := h.quietStubFor(rec.ID); has {
+				st, ok = stubFor(&shutdownSummary{Sessions: map[string]sessionStub{rec.ID: q}}, rec.ID, last)
 			}
-			if st, ok := stubFor(sum, rec.ID, last); ok {
-				s := newStubSession(h, rec, st)
-				h.sessions[s.id] = s
-				h.order = append(h.order, s)
-				continue
-			}
+		}
+		if ok {
+			s := newStubSession(h, rec, st)
+			h.sessions[s.id] = s
+			h.order = append(h.order, s)
+			continue
 		}
 		s := newSession(h, rec)
 		if err := s.load(); err != nil {
 			return fmt.Errorf("journal: session %s: %w", rec.ID, err)
 		}
 		s.mu.Lock()
-		err := s.restoreStreamedLocked()
+		err = s.restoreStreamedLocked()
 		if err == nil {
 			err = s.recoverLocked()
 		}

@@ -36,6 +36,7 @@ func buildJournal(tb testing.TB, dir string, sessions, perSession int) {
 		if err := s.flush(); err != nil {
 			tb.Fatal(err)
 		}
+		s.recordQuiet() // as at the end of its last turn
 	}
 	if err := h.Close(); err != nil {
 		tb.Fatal(err)

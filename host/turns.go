@@ -159,9 +159,13 @@ func (s *session) runTurn(run *turnRun) {
 	defer close(run.done)
 	err := s.callAgent(run)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.finishTurnLocked(run, err)
 	s.startNextLocked()
+	quiet := s.active == nil && len(s.queue) == 0
+	s.mu.Unlock()
+	if quiet && !s.h.isClosing() {
+		s.recordQuiet()
+	}
 }
 
 func (s *session) callAgent(run *turnRun) (err error) {
