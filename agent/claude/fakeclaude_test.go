@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lookout-sh/lookout/agent/claude/claudetest"
+	"github.com/lookout-sh/lookout/internal/leakcheck"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -26,7 +27,7 @@ func TestMain(m *testing.M) {
 	if mode, ok := os.LookupEnv(fakeModeEnv); ok {
 		os.Exit(fakeClaude(mode, os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	leakcheck.Main(m)
 }
 
 // fakeClaude plays Claude Code's side of the stream-json protocol. Modes:
