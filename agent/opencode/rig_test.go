@@ -161,7 +161,9 @@ func wantCompleted(t testing.TB, ev *model.Event) {
 func isApproval(ev *model.Event) bool { return ev.Method == model.MethodApprovalRequested }
 
 // isTextDelta matches a streamed piece of an answer.
-func isTextDelta(ev *model.Event) bool { return ev.Method == model.MethodItemDelta && ev.Field == "text" }
+func isTextDelta(ev *model.Event) bool {
+	return ev.Method == model.MethodItemDelta && ev.Field == "text"
+}
 
 // respond answers an approval.
 func (r *rig) respond(approvalID, decision string) {
