@@ -1,0 +1,130 @@
+package opencode_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lookout-sh/lookout/agent/opencode"
+	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/host/hosttest"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// scriptedServer is a stand-in OpenCode server: it answers the requests a
+// turn makes and, on a prompt, streams script on its event stream. It
+// checks the bridge's basic auth.
+func scriptedServer(t *testing.T, script []string) *httptest.Server {
+	prompts := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "opencode" || p != "pw" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		switch {
+		case r.URL.Path == "/global/event":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "data: {\"payload\":{\"type\":\"server.connected\",\"properties\":{}}}\n\n")
+			w.(http.Flusher).Flush()
+			select {
+			case <-prompts:
+			case <-r.Context().Done():
+				return
+			}
+			for _, line := range script {
+				fmt.Fprintf(w, "data: %s\n\n", line)
+				w.(http.Flusher).Flush()
+			}
+			<-r.Context().Done()
+		case r.URL.Path == "/session" && r.Method == "POST":
+			fmt.Fprintf(w, `{"id":"ses_1","directory":%q,"title":"New session - 2026-01-01T00:00:00.000Z"}`, r.URL.Query().Get("directory"))
+		case r.URL.Path == "/session/ses_1/prompt_async":
+			w.WriteHeader(http.StatusNoContent)
+			prompts <- struct{}{}
+		case r.URL.Path == "/config/providers":
+			fmt.Fprint(w, `{"providers":[]}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func ev(typ, props string) string {
+	return fmt.Sprintf(`{"directory":"/w","payload":{"type":%q,"properties":%s}}`, typ, props)
+}
+
+func TestMalformedOpenCodeOutputIsAWarning(t *testing.T) {
+	srv := scriptedServer(t, []string{
+		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_1","role":"user","sessionID":"ses_1"}}`),
+		ev("session.status", `{"sessionID":"ses_1","status":{"type":"busy"}}`),
+		`this is not JSON`,
+		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_2","role":"assistant","parentID":"msg_1","sessionID":"ses_1"}}`),
+		ev("message.part.updated", `{"sessionID":"ses_1","part":{"id":"prt_bad","sessionID":"ses_1","type":"text"}}`),
+		ev("message.part.updated", `{"sessionID":"ses_1","part":{"id":"prt_1","sessionID":"ses_1","messageID":"msg_2","type":"text","text":"","time":{"start":1}}}`),
+		ev("message.part.delta", `{"sessionID":"ses_1","messageID":"msg_2","partID":"prt_1","field":"text","delta":"still "}`),
+		ev("message.part.delta", `{"sessionID":"ses_1","messageID":"msg_2","partID":"prt_1","field":"text","delta":"fine"}`),
+		ev("message.part.updated", `{"sessionID":"ses_1","part":{"id":"prt_1","sessionID":"ses_1","messageID":"msg_2","type":"text","text":"still fine","time":{"start":1,"end":2}}}`),
+		ev("session.idle", `{"sessionID":"ses_1"}`),
+	})
+	a := opencode.New(opencode.Options{URL: srv.URL, Password: "pw", Cwd: t.TempDir()})
+	h := hosttest.Start(t, host.Options{DataDir: t.TempDir(), Agent: "opencode", AgentImpl: a})
+	c := hosttest.Dial(t, h)
+	var out struct {
+		SessionID string `json:"sessionId"`
+	}
+	c.MustCall(t, "session/create", map[string]any{}, &out)
+	sub, err := c.Subscribe(out.SessionID, "", "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := model.NewState(out.SessionID)
+	if _, err := st.LoadSnapshot(out.SessionID, sub.Epoch, *sub.Snapshot); err != nil {
+		t.Fatal(err)
+	}
+	_, turn, err := c.Submit(out.SessionID, "c1", "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	time.AfterFunc(20*time.Second, func() {
+		select {
+		case <-done:
+		default:
+			c.Close()
+		}
+	})
+	ev, seen, err := c.WaitEvent(st, hosttest.TurnCompleted(turn))
+	close(done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Status != model.StatusCompleted {
+		t.Fatalf("turn ended %s %+v", ev.Status, ev.TurnError)
+	}
+	warnings := 0
+	for _, e := range seen {
+		if e.Method == model.MethodWarning && e.Warning.Code == "malformedAgentOutput" {
+			warnings++
+		}
+	}
+	if warnings != 2 {
+		t.Errorf("%d malformedAgentOutput warnings, want 2 (the line that is not JSON, the part without a message)", warnings)
+	}
+	var answer string
+	for _, it := range st.Items() {
+		if it.Kind == model.KindAgentMessage {
+			answer = it.Text()
+		}
+	}
+	if answer != "still fine" {
+		t.Errorf("answer %q, want the well-formed part still shown", answer)
+	}
+	if strings.Contains(string(st.Value("title")), "New session") {
+		t.Errorf("OpenCode's placeholder title became the session's: %s", st.Value("title"))
+	}
+}
