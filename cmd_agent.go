@@ -14,7 +14,7 @@ import (
 )
 
 // agentNames lists the agents a host can run, for --help.
-var agentNames = []string{"demo", "codex"}
+var agentNames = []string{"demo", "codex", "opencode"}
 
 // agentFlags choose and configure the agent a host runs (`lookout` and
 // `lookout serve`).
@@ -23,6 +23,7 @@ type agentFlags struct {
 	cwd       string
 	codexBin  string
 	codexHome string
+	opencode  opencodeFlags
 }
 
 func (a *agentFlags) register(cmd *cobra.Command) {
@@ -31,6 +32,7 @@ func (a *agentFlags) register(cmd *cobra.Command) {
 	f.StringVar(&a.cwd, "cwd", "", "directory the agent works in (default: the current directory)")
 	f.StringVar(&a.codexBin, "codex-bin", "", "codex executable (default: $"+codex.EnvBinary+", then codex on PATH)")
 	f.StringVar(&a.codexHome, "codex-home", "", "CODEX_HOME for Codex (default: your own Codex configuration and login)")
+	a.opencode.register(f)
 }
 
 // isDemo reports whether the flags pick the scripted demo agent.
@@ -65,6 +67,8 @@ func (a *agentFlags) build(ctx context.Context) (host.Options, error) {
 			}
 		}
 		return host.Options{Agent: "codex", AgentImpl: codex.New(codex.Options{Bin: bin, Home: home, Cwd: cwd})}, nil
+	case "opencode":
+		return a.buildOpenCode(ctx)
 	}
 	return host.Options{}, &exitError{code: 2, err: fmt.Errorf("unknown agent %q (available: %s)", a.name, strings.Join(agentNames, ", "))}
 }
@@ -99,4 +103,4 @@ Not yet: images and other attachments, MCP tool calls and web searches
 (shown as generic items), Codex's plan updates, and questions Codex asks
 other than approvals (declined with a warning).
 Needs codex ` + codex.MinVersion + ` or newer: --codex-bin, $` + codex.EnvBinary + `, or codex on PATH.
-`
+` + opencodeHelp
