@@ -19,6 +19,7 @@ import (
 
 func TestOpenCodeBridge(t *testing.T) {
 	base := newRig(t, rigOptions{})
+	base.work = opencodetest.GitWorkdir(t) // so OpenCode reports patches
 	base.startHost()
 
 	t.Run("PlainAnswerWithReasoning", func(t *testing.T) {
@@ -159,6 +160,24 @@ func TestOpenCodeBridge(t *testing.T) {
 			t.Errorf("edits also shown as tool calls")
 		}
 		r.noneOpen()
+	})
+
+	t.Run("CommandChangesAreAFileChange", func(t *testing.T) {
+		r := base.fork(t)
+		turn := r.submit("run: printf 'made by a command\\n' > made.txt")
+		ask, _ := r.until("the approval", isApproval)
+		r.respond(ask.ApprovalID, "approve")
+		done, _ := r.until("the turn's end", hosttest.TurnCompleted(turn))
+		wantCompleted(t, done)
+		if tool := r.one(model.KindToolCall, turn); tool.Status != model.StatusCompleted {
+			t.Errorf("command %s %q", tool.Status, tool.ErrorMessage())
+		}
+		fc := r.one(model.KindFileChange, turn)
+		ch := fc.FileChanges()
+		if fc.Status != model.StatusCompleted || len(ch) != 1 || ch[0].Path != filepath.Join(r.work, "made.txt") || ch[0].Kind != "add" ||
+			!strings.Contains(ch[0].Diff, "+made by a command") {
+			t.Errorf("the command's change = %s %+v", fc.Status, ch)
+		}
 	})
 
 	t.Run("ModelErrorFailsTheTurnReadably", func(t *testing.T) {

@@ -49,6 +49,9 @@ type messageInfo struct {
 	ModelID    string   `json:"modelID"`
 	ProviderID string   `json:"providerID"`
 	Error      *ocError `json:"error"`
+	Time       struct {
+		Completed *int64 `json:"completed"`
+	} `json:"time"`
 }
 
 // sessionInfo is the part of a session.updated info the bridge reads.

@@ -32,6 +32,10 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 		return srv.exitFailure()
 	}
 
+	s.waitSettled(ctx)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	// The prompt is accepted at once (204); it is not cut short by an
 	// early interrupt, so that the turn it starts is known and can be
 	// aborted.

@@ -24,10 +24,66 @@ type session struct {
 	roles  map[string]string // message id -> role, of messages seen
 	usage  *usage            // token counts; nil until first needed
 	cost   float64           // OpenCode's reckoning, USD
+
+	// OpenCode reports a failed or aborted turn idle before it has
+	// finished with it (it completes the assistant message and goes idle
+	// again later), and a prompt sent in between is stored but never run.
+	// The session is settled once it went idle with every assistant
+	// message complete; a prompt waits for that.
+	settled  chan struct{}   // closed while settled
+	inflight map[string]bool // assistant messages not complete yet
 }
 
 func newSession(a *Agent, sess host.Session) *session {
-	return &session{a: a, sess: sess, roles: map[string]string{}}
+	s := &session{a: a, sess: sess, roles: map[string]string{}, inflight: map[string]bool{}, settled: make(chan struct{})}
+	close(s.settled)
+	return s
+}
+
+// settleLocked records OpenCode's progress: busy unsettles the session; an
+// idle with every assistant message complete settles it.
+func (s *session) settleLocked(busy bool) {
+	select {
+	case <-s.settled:
+		if busy {
+			s.settled = make(chan struct{})
+		}
+	default:
+		if !busy && len(s.inflight) == 0 {
+			close(s.settled)
+		}
+	}
+}
+
+// settleTimeout bounds the wait for a session to settle before a prompt.
+const settleTimeout = 5 * time.Second
+
+// waitSettled waits until the session is settled, ctx ends, or
+// settleTimeout passes (the prompt is then sent anyway).
+func (s *session) waitSettled(ctx context.Context) {
+	s.mu.Lock()
+	ch := s.settled
+	s.mu.Unlock()
+	t := time.NewTimer(settleTimeout)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	case <-t.C:
+		s.a.log.Warn("opencode session did not settle; prompting anyway", "session", s.sess.ID())
+	}
+}
+
+func (s *session) directory() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dir
+}
+
+func (s *session) openCodeID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ocID
 }
 
 func (s *session) role(messageID string) string {
@@ -84,6 +140,8 @@ func (s *session) open(ctx context.Context, t *host.Turn, srv *server) error {
 	s.mu.Lock()
 	old := s.ocID
 	s.ocID, s.dir, s.srv = info.ID, dir, srv
+	s.inflight = map[string]bool{} // a new server knows of no turn in progress
+	s.settleLocked(false)
 	s.mu.Unlock()
 	s.a.index(s, old, info.ID)
 	values := map[string]any{}
@@ -114,6 +172,16 @@ func (s *session) handle(srv *server, ev event) {
 	s.mu.Unlock()
 	fresh := false
 	switch ev.Type {
+	case "session.status", "session.idle":
+		var p struct {
+			Status struct {
+				Type string `json:"type"`
+			} `json:"status"`
+		}
+		json.Unmarshal(ev.Properties, &p)
+		s.mu.Lock()
+		s.settleLocked(ev.Type == "session.status" && p.Status.Type != "idle")
+		s.mu.Unlock()
 	case "session.updated":
 		s.sessionUpdated(ev.Properties)
 		return
@@ -125,6 +193,13 @@ func (s *session) handle(srv *server, ev event) {
 			s.mu.Lock()
 			_, seen := s.roles[p.Info.ID]
 			s.roles[p.Info.ID] = p.Info.Role
+			if p.Info.Role == "assistant" {
+				if p.Info.Time.Completed == nil && p.Info.Error == nil {
+					s.inflight[p.Info.ID] = true
+				} else {
+					delete(s.inflight, p.Info.ID)
+				}
+			}
 			s.mu.Unlock()
 			fresh = !seen
 			if p.Info.Role == "assistant" && p.Info.ModelID != "" {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
@@ -26,15 +27,19 @@ type turnState struct {
 	// session belong to what came before (a previous turn's late idle).
 	// Messages from it on (ids ascend) are the turn's.
 	userMsg string
-	items   map[string]*openItem    // open items by part id
-	calls   map[string]*openItem    // tool items by callID
-	closed  map[string]bool         // parts whose item has ended
-	perms   map[string]*pendingPerm // open approvals by permission id
-	patched []string                // files OpenCode's patch parts listed
-	shown   map[string]bool         // files a fileChange item showed
-	lastErr *ocError                // the turn's last error
-	early   *ocError                // an error before the turn was armed
-	aborted bool                    // OpenCode reported the turn aborted
+	// busy is set once OpenCode reports the armed turn busy (or failed): an
+	// idle before that is a previous turn's late one.
+	busy     bool
+	checking bool                    // checkStarted is scheduled
+	items    map[string]*openItem    // open items by part id
+	calls    map[string]*openItem    // tool items by callID
+	closed   map[string]bool         // parts whose item has ended
+	perms    map[string]*pendingPerm // open approvals by permission id
+	patched  []string                // files OpenCode's patch parts listed
+	shown    map[string]bool         // files a fileChange item showed
+	lastErr  *ocError                // the turn's last error
+	early    *ocError                // an error before the turn was armed
+	aborted  bool                    // OpenCode reported the turn aborted
 	// finished is set once the outcome is known; done receives it once.
 	finished bool
 	done     chan error
@@ -485,6 +490,9 @@ func (ts *turnState) status(props json.RawMessage) error {
 	if err := json.Unmarshal(props, &p); err != nil {
 		return err
 	}
+	if ts.userMsg != "" && p.Status.Type != "idle" {
+		ts.busy = true
+	}
 	switch p.Status.Type {
 	case "retry":
 		if ts.userMsg == "" {
@@ -526,6 +534,15 @@ func (ts *turnState) idleLocked() {
 		}
 		return
 	}
+	if !ts.busy {
+		// A previous turn's late idle, or OpenCode stored the prompt
+		// without running it: make sure it is not the latter.
+		if !ts.checking {
+			ts.checking = true
+			time.AfterFunc(startCheckDelay, ts.checkStarted)
+		}
+		return
+	}
 	switch {
 	case ts.aborted:
 		if err := ts.ctx.Err(); err != nil {
@@ -537,6 +554,32 @@ func (ts *turnState) idleLocked() {
 		ts.finishLocked(&host.TurnFailure{Code: errorCode(ts.lastErr.Name), Message: ts.lastErr.text()})
 	default:
 		ts.finishLocked(nil)
+	}
+}
+
+// startCheckDelay is how long after an idle that found the turn not
+// started the bridge looks whether OpenCode is running it at all.
+var startCheckDelay = 3 * time.Second
+
+// checkStarted fails a turn OpenCode never started (its prompt is stored
+// but the session stayed idle), rather than wait for it forever.
+func (ts *turnState) checkStarted() {
+	ts.mu.Lock()
+	pending := !ts.finished && !ts.busy
+	ts.mu.Unlock()
+	if !pending {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ts.srv.ctx, 10*time.Second)
+	defer cancel()
+	var busy map[string]json.RawMessage
+	if err := ts.srv.c.do(ctx, "GET", "/session/status", ts.s.directory(), nil, &busy); err != nil {
+		return
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if _, running := busy[ts.s.openCodeID()]; !running && !ts.busy {
+		ts.finishLocked(&host.TurnFailure{Code: "agentError", Message: "OpenCode took the prompt but did not start working on it; send it again"})
 	}
 }
 
@@ -556,6 +599,7 @@ func (ts *turnState) sessionError(props json.RawMessage) error {
 		ts.early = p.Error
 		return nil
 	}
+	ts.busy = true
 	if p.Error.Name == "MessageAbortedError" {
 		ts.aborted = true
 		return nil

@@ -3,6 +3,7 @@ package opencodetest
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,6 +99,23 @@ const ContextWindow = 100000
 func Workdir(t testing.TB) string {
 	t.Helper()
 	return realTempDir(t)
+}
+
+// GitWorkdir is Workdir made a git repository with one empty commit:
+// OpenCode then tracks the files a turn changes in snapshots and reports
+// them as "patch" parts. It fails t without git.
+func GitWorkdir(t testing.TB) string {
+	t.Helper()
+	dir := Workdir(t)
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=opencodetest", "-c", "user.email=opencodetest@localhost", "commit", "-q", "--allow-empty", "-m", "start"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("opencodetest: git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
 }
 
 // EnvValue is the value of key in env ("KEY=value" entries), or "".

@@ -44,6 +44,8 @@ func scriptedServer(t *testing.T, script []string) *httptest.Server {
 		case r.URL.Path == "/session/ses_1/prompt_async":
 			w.WriteHeader(http.StatusNoContent)
 			prompts <- struct{}{}
+		case r.URL.Path == "/session/status":
+			fmt.Fprint(w, `{}`)
 		case r.URL.Path == "/config/providers":
 			fmt.Fprint(w, `{"providers":[]}`)
 		default:
@@ -71,38 +73,7 @@ func TestMalformedOpenCodeOutputIsAWarning(t *testing.T) {
 		ev("message.part.updated", `{"sessionID":"ses_1","part":{"id":"prt_1","sessionID":"ses_1","messageID":"msg_2","type":"text","text":"still fine","time":{"start":1,"end":2}}}`),
 		ev("session.idle", `{"sessionID":"ses_1"}`),
 	})
-	a := opencode.New(opencode.Options{URL: srv.URL, Password: "pw", Cwd: t.TempDir()})
-	h := hosttest.Start(t, host.Options{DataDir: t.TempDir(), Agent: "opencode", AgentImpl: a})
-	c := hosttest.Dial(t, h)
-	var out struct {
-		SessionID string `json:"sessionId"`
-	}
-	c.MustCall(t, "session/create", map[string]any{}, &out)
-	sub, err := c.Subscribe(out.SessionID, "", "", 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := model.NewState(out.SessionID)
-	if _, err := st.LoadSnapshot(out.SessionID, sub.Epoch, *sub.Snapshot); err != nil {
-		t.Fatal(err)
-	}
-	_, turn, err := c.Submit(out.SessionID, "c1", "hello")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	time.AfterFunc(20*time.Second, func() {
-		select {
-		case <-done:
-		default:
-			c.Close()
-		}
-	})
-	ev, seen, err := c.WaitEvent(st, hosttest.TurnCompleted(turn))
-	close(done)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ev, seen, st := runScripted(t, srv)
 	if ev.Status != model.StatusCompleted {
 		t.Fatalf("turn ended %s %+v", ev.Status, ev.TurnError)
 	}
@@ -126,5 +97,72 @@ func TestMalformedOpenCodeOutputIsAWarning(t *testing.T) {
 	}
 	if strings.Contains(string(st.Value("title")), "New session") {
 		t.Errorf("OpenCode's placeholder title became the session's: %s", st.Value("title"))
+	}
+}
+
+// runScripted runs one turn on a bridge attached to srv and returns its
+// turn/completed, the events seen and the folded session.
+func runScripted(t *testing.T, srv *httptest.Server) (*model.Event, []*model.Event, *model.State) {
+	t.Helper()
+	a := opencode.New(opencode.Options{URL: srv.URL, Password: "pw", Cwd: t.TempDir()})
+	h := hosttest.Start(t, host.Options{DataDir: t.TempDir(), Agent: "opencode", AgentImpl: a})
+	c := hosttest.Dial(t, h)
+	var out struct {
+		SessionID string `json:"sessionId"`
+	}
+	c.MustCall(t, "session/create", map[string]any{}, &out)
+	sub, err := c.Subscribe(out.SessionID, "", "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := model.NewState(out.SessionID)
+	if _, err := st.LoadSnapshot(out.SessionID, sub.Epoch, *sub.Snapshot); err != nil {
+		t.Fatal(err)
+	}
+	_, turn, err := c.Submit(out.SessionID, "c1", "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, seen, err := c.WaitEvent(st, hosttest.TurnCompleted(turn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev, seen, st
+}
+
+func TestALateIdleDoesNotEndTheTurn(t *testing.T) {
+	srv := scriptedServer(t, []string{
+		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_1","role":"user","sessionID":"ses_1"}}`),
+		ev("session.idle", `{"sessionID":"ses_1"}`), // the previous turn's
+		ev("session.status", `{"sessionID":"ses_1","status":{"type":"busy"}}`),
+		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_2","role":"assistant","parentID":"msg_1","sessionID":"ses_1"}}`),
+		ev("message.part.updated", `{"sessionID":"ses_1","part":{"id":"prt_1","sessionID":"ses_1","messageID":"msg_2","type":"text","text":"the answer","time":{"start":1,"end":2}}}`),
+		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_2","role":"assistant","parentID":"msg_1","sessionID":"ses_1","time":{"completed":3}}}`),
+		ev("session.idle", `{"sessionID":"ses_1"}`),
+	})
+	done, _, st := runScripted(t, srv)
+	if done.Status != model.StatusCompleted {
+		t.Fatalf("turn ended %s %+v", done.Status, done.TurnError)
+	}
+	var answer string
+	for _, it := range st.Items() {
+		if it.Kind == model.KindAgentMessage {
+			answer = it.Text()
+		}
+	}
+	if answer != "the answer" {
+		t.Errorf("answer %q: the late idle ended the turn early", answer)
+	}
+}
+
+func TestAPromptOpenCodeNeverStartsFailsTheTurn(t *testing.T) {
+	defer opencode.SetStartCheckDelay(50 * time.Millisecond)()
+	srv := scriptedServer(t, []string{
+		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_1","role":"user","sessionID":"ses_1"}}`),
+		ev("session.idle", `{"sessionID":"ses_1"}`),
+	})
+	done, _, _ := runScripted(t, srv)
+	if done.Status != model.StatusFailed || done.TurnError == nil || done.TurnError.Code != "agentError" || !strings.Contains(done.TurnError.Message, "did not start") {
+		t.Fatalf("turn ended %s %+v, want failed agentError", done.Status, done.TurnError)
 	}
 }
