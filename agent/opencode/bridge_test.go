@@ -102,6 +102,26 @@ func TestOpenCodeBridge(t *testing.T) {
 		r.noneOpen()
 	})
 
+	t.Run("ApproveForSessionAllowsTheLikeOfIt", func(t *testing.T) {
+		r := base.fork(t)
+		turn := r.submit("run: echo first-one")
+		ask, _ := r.until("the approval", isApproval)
+		r.respond(ask.ApprovalID, "approveForSession")
+		done, _ := r.until("the turn's end", hosttest.TurnCompleted(turn))
+		wantCompleted(t, done)
+		// OpenCode now allows "echo *" in this session without asking.
+		done, seen := r.turn("run: echo second-one")
+		wantCompleted(t, done)
+		for _, ev := range seen {
+			if isApproval(ev) {
+				t.Errorf("asked again: %+v", ev)
+			}
+		}
+		if tool := r.one(model.KindToolCall, done.TurnID); tool.Status != model.StatusCompleted || !strings.Contains(tool.Output(), "second-one") {
+			t.Errorf("second command %s %q", tool.Status, tool.Output())
+		}
+	})
+
 	t.Run("CommandDeniedDoesNotRun", func(t *testing.T) {
 		r := base.fork(t)
 		turn := r.submit("run: touch denied.txt")
@@ -261,6 +281,22 @@ func TestOpenCodeBridge(t *testing.T) {
 			t.Error("the command of the interrupted turn ran")
 		}
 		r.noneOpen()
+	})
+
+	t.Run("TwoSessionsRunAtOnce", func(t *testing.T) {
+		a, b := base.fork(t), base.fork(t)
+		ta := a.submit("say: answer for a")
+		tb := b.submit("say: answer for b")
+		da, _ := a.until("a's end", hosttest.TurnCompleted(ta))
+		db, _ := b.until("b's end", hosttest.TurnCompleted(tb))
+		wantCompleted(t, da)
+		wantCompleted(t, db)
+		if x, y := a.one(model.KindAgentMessage, ta).Text(), b.one(model.KindAgentMessage, tb).Text(); x != "answer for a" || y != "answer for b" {
+			t.Errorf("answers %q and %q crossed", x, y)
+		}
+		if a.stateString("agentSessionId") == b.stateString("agentSessionId") {
+			t.Error("two Lookout sessions share an OpenCode session")
+		}
 	})
 
 	t.Run("TwoClientsSeeTheSameTranscript", func(t *testing.T) {

@@ -42,22 +42,46 @@ func TestOpenCodeKilledMidTurnThenNextTurnKeepsContext(t *testing.T) {
 	}
 }
 
-func TestHostRestartContinuesTheOpenCodeSession(t *testing.T) {
+// TestHostCloseMidTurnThenRestart closes the host while OpenCode streams:
+// the turn ends, no OpenCode process is left, and a new host continues the
+// same OpenCode session with its context.
+func TestHostCloseMidTurnThenRestart(t *testing.T) {
+	t0 := time.Now()
+	lap := func(w string) { t.Logf("%6.2fs %s", time.Since(t0).Seconds(), w) }
 	r := newRig(t, rigOptions{}).start()
 	first, _ := r.turn("say: remember the colour teal")
 	wantCompleted(t, first)
+	lap("first")
 	oc := r.stateString("agentSessionId")
+	turn := r.submit("slow answer please")
+	r.until("the answer streaming", isTextDelta)
+	lap("streaming")
 	pid := r.agent.ProcessID()
-	if err := r.h.Close(); err != nil {
+	if pid == 0 {
+		t.Fatal("no opencode server runs")
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- r.h.Close() }()
+	if _, _, err := r.c.WaitEvent(r.st, hosttest.TurnCompleted(turn)); err != nil {
 		t.Fatal(err)
 	}
-	if syscall.Kill(pid, 0) == nil {
-		t.Errorf("opencode server %d still runs after the host closed", pid)
+	if err := <-closed; err != nil {
+		t.Fatal(err)
 	}
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("opencode server %d still runs after the host closed", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	lap("closed")
 	r.startHost()
 	r.subscribe()
 	next, _ := r.turn("say: which colour")
 	wantCompleted(t, next)
+	lap("next")
 	if got := r.stateString("agentSessionId"); got != oc {
 		t.Errorf("OpenCode session after the restart %q, want %q", got, oc)
 	}
@@ -97,29 +121,4 @@ func TestAttachedServerRestarted(t *testing.T) {
 		t.Errorf("OpenCode session after the server restart %q, want %q", got, oc)
 	}
 	containsAll(t, "the request after the server restart", r.lastTurnPrompts(), "the code word is lantern", "which code word")
-}
-
-func TestHostCloseLeavesNoOpenCodeProcess(t *testing.T) {
-	r := newRig(t, rigOptions{}).start()
-	turn := r.submit("slow answer please")
-	r.until("the answer streaming", isTextDelta)
-	pid := r.agent.ProcessID()
-	if pid == 0 {
-		t.Fatal("no opencode server runs")
-	}
-	closed := make(chan error, 1)
-	go func() { closed <- r.h.Close() }()
-	if _, _, err := r.c.WaitEvent(r.st, hosttest.TurnCompleted(turn)); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-closed; err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("opencode server %d still runs after the host closed", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

@@ -166,3 +166,35 @@ func TestAPromptOpenCodeNeverStartsFailsTheTurn(t *testing.T) {
 		t.Fatalf("turn ended %s %+v, want failed agentError", done.Status, done.TurnError)
 	}
 }
+
+func TestAPermissionAnsweredElsewhereIsWithdrawn(t *testing.T) {
+	srv := scriptedServer(t, []string{
+		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_1","role":"user","sessionID":"ses_1"}}`),
+		ev("session.status", `{"sessionID":"ses_1","status":{"type":"busy"}}`),
+		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_2","role":"assistant","parentID":"msg_1","sessionID":"ses_1"}}`),
+		ev("message.part.updated", `{"sessionID":"ses_1","part":{"id":"prt_1","sessionID":"ses_1","messageID":"msg_2","type":"tool","tool":"bash","callID":"c1","state":{"status":"running","input":{"command":"ls"}}}}`),
+		ev("permission.asked", `{"id":"per_1","sessionID":"ses_1","permission":"bash","patterns":["ls"],"metadata":{"command":"ls"},"always":["ls *"],"tool":{"messageID":"msg_2","callID":"c1"}}`),
+		ev("permission.replied", `{"sessionID":"ses_1","requestID":"per_1","reply":"once"}`),
+		ev("message.part.updated", `{"sessionID":"ses_1","part":{"id":"prt_1","sessionID":"ses_1","messageID":"msg_2","type":"tool","tool":"bash","callID":"c1","state":{"status":"completed","input":{"command":"ls"},"output":"a\n","metadata":{"output":"a\n","exit":0}}}}`),
+		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_2","role":"assistant","parentID":"msg_1","sessionID":"ses_1","time":{"completed":3}}}`),
+		ev("session.idle", `{"sessionID":"ses_1"}`),
+	})
+	done, seen, st := runScripted(t, srv)
+	if done.Status != model.StatusCompleted {
+		t.Fatalf("turn ended %s %+v", done.Status, done.TurnError)
+	}
+	var resolved string
+	for _, e := range seen {
+		if e.Method == model.MethodApprovalResolved {
+			resolved = e.Decision
+		}
+	}
+	if resolved != "cancelled" {
+		t.Errorf("the approval answered in OpenCode resolved %q, want cancelled", resolved)
+	}
+	for _, it := range st.Items() {
+		if it.Kind == model.KindToolCall && (it.Status != model.StatusCompleted || it.Output() != "a\n") {
+			t.Errorf("tool %s %q", it.Status, it.Output())
+		}
+	}
+}
