@@ -121,11 +121,18 @@ func (p *process) kill() {
 }
 
 // stop asks the server's process group to end (SIGTERM), then kills it
-// after grace.
+// after grace, and kills the commands it was running.
 func (p *process) stop(grace time.Duration) {
 	if p.cmd.Process == nil {
 		return
 	}
+	// Commands the server still runs, each in a session of its own.
+	kids := childGroups(p.cmd.Process.Pid)
+	defer func() {
+		for _, g := range kids {
+			syscall.Kill(-g, syscall.SIGKILL)
+		}
+	}()
 	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
 	select {
 	case <-p.exited:

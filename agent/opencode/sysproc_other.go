@@ -9,3 +9,7 @@ import "syscall"
 func childSysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
+
+// childGroups finds nothing here: without /proc, commands OpenCode runs in
+// sessions of their own are left to OpenCode's own abort.
+func childGroups(int) []int { return nil }
