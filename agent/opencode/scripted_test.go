@@ -35,6 +35,10 @@ func scriptedServer(t *testing.T, script []string) *httptest.Server {
 				return
 			}
 			for _, line := range script {
+				if line == pause {
+					time.Sleep(200 * time.Millisecond)
+					continue
+				}
 				fmt.Fprintf(w, "data: %s\n\n", line)
 				w.(http.Flusher).Flush()
 			}
@@ -55,6 +59,9 @@ func scriptedServer(t *testing.T, script []string) *httptest.Server {
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+// pause in a script waits a moment before the next event.
+const pause = "PAUSE"
 
 func ev(typ, props string) string {
 	return fmt.Sprintf(`{"directory":"/w","payload":{"type":%q,"properties":%s}}`, typ, props)
@@ -174,6 +181,7 @@ func TestAPermissionAnsweredElsewhereIsWithdrawn(t *testing.T) {
 		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_2","role":"assistant","parentID":"msg_1","sessionID":"ses_1"}}`),
 		ev("message.part.updated", `{"sessionID":"ses_1","part":{"id":"prt_1","sessionID":"ses_1","messageID":"msg_2","type":"tool","tool":"bash","callID":"c1","state":{"status":"running","input":{"command":"ls"}}}}`),
 		ev("permission.asked", `{"id":"per_1","sessionID":"ses_1","permission":"bash","patterns":["ls"],"metadata":{"command":"ls"},"always":["ls *"],"tool":{"messageID":"msg_2","callID":"c1"}}`),
+		pause, // the approval is put to the user
 		ev("permission.replied", `{"sessionID":"ses_1","requestID":"per_1","reply":"once"}`),
 		ev("message.part.updated", `{"sessionID":"ses_1","part":{"id":"prt_1","sessionID":"ses_1","messageID":"msg_2","type":"tool","tool":"bash","callID":"c1","state":{"status":"completed","input":{"command":"ls"},"output":"a\n","metadata":{"output":"a\n","exit":0}}}}`),
 		ev("message.updated", `{"sessionID":"ses_1","info":{"id":"msg_2","role":"assistant","parentID":"msg_1","sessionID":"ses_1","time":{"completed":3}}}`),

@@ -413,6 +413,11 @@ func (ts *turnState) filePart(p *part) error {
 	if oi == nil {
 		oi = ts.calls[p.CallID]
 	}
+	if oi != nil && oi.kind != model.KindFileChange {
+		// A permission came before the tool's first part and opened a
+		// toolCall: the tool stays one.
+		return ts.toolPart(p)
+	}
 	permDiff := ""
 	if oi != nil {
 		permDiff = oi.permDiff
