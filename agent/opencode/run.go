@@ -44,10 +44,14 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 		map[string]any{"parts": []any{map[string]any{"type": "text", "text": t.Prompt()}}}, nil)
 	cancel()
 	if err != nil {
+		wait := time.Duration(0)
+		if _, answered := err.(*apiError); !answered {
+			wait = 2 * time.Second // the server may be going away: let its stream say
+		}
 		select {
 		case err := <-ts.done: // the server went away
 			return err
-		default:
+		case <-time.After(wait):
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
