@@ -3,6 +3,9 @@ package opencode
 import (
 	"context"
 	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
@@ -55,6 +58,14 @@ func (ts *turnState) askLocked(props json.RawMessage) error {
 			}
 		}
 	}
+	if ts.s.allowed(p) {
+		// Approved for the session before: answer as the user did then.
+		go ts.s.reply(p.ID, "once")
+		if oi.kind == model.KindToolCall {
+			return ts.advanceLocked(oi, model.StatusRunning, nil)
+		}
+		return nil
+	}
 	opts := []string{host.DecisionApprove, host.DecisionDeny}
 	if len(p.Always) > 0 {
 		opts = []string{host.DecisionApprove, host.DecisionApproveForSession, host.DecisionDeny}
@@ -77,6 +88,9 @@ func (ts *turnState) askLocked(props json.RawMessage) error {
 				ts.s.reply(p.ID, "reject")
 			}
 			return
+		}
+		if d == host.DecisionApproveForSession {
+			ts.s.allow(p)
 		}
 		ts.s.reply(p.ID, openCodeReply(d))
 		if d != host.DecisionDeny {
@@ -167,13 +181,65 @@ func (ts *turnState) rejectUnasked(props json.RawMessage) {
 	}
 }
 
-// openCodeReply is a Lookout decision in OpenCode's words.
+// openCodeReply is a Lookout decision in OpenCode's words. Approving for
+// the session is "once": OpenCode's "always" allows the like of it in every
+// session of the server's project, so the bridge remembers the patterns
+// for the Lookout session itself (session.allow).
 func openCodeReply(d string) string {
 	switch d {
-	case host.DecisionApprove:
+	case host.DecisionApprove, host.DecisionApproveForSession:
 		return "once"
-	case host.DecisionApproveForSession:
-		return "always"
 	}
 	return "reject"
+}
+
+// allow remembers, for the rest of the session (while the host runs), the
+// patterns OpenCode offered to allow from now on with a request.
+func (s *session) allow(p permissionAsked) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.allowedPatterns == nil {
+		s.allowedPatterns = map[string][]string{}
+	}
+	s.allowedPatterns[p.Permission] = append(s.allowedPatterns[p.Permission], p.Always...)
+}
+
+// allowed reports whether every pattern of a request matches one the user
+// approved for the session.
+func (s *session) allowed(p permissionAsked) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rules := s.allowedPatterns[p.Permission]
+	if len(rules) == 0 || len(p.Patterns) == 0 {
+		return false
+	}
+	for _, pat := range p.Patterns {
+		if !slices.ContainsFunc(rules, func(r string) bool { return wildcardMatch(r, pat) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// wildcardMatch matches s against an OpenCode permission pattern: "*" is
+// any run of characters, "?" any one; "cmd *" also matches "cmd" alone.
+func wildcardMatch(pattern, s string) bool {
+	if strings.HasSuffix(pattern, " *") && s == strings.TrimSuffix(pattern, " *") {
+		return true
+	}
+	var b strings.Builder
+	b.WriteString("^")
+	for _, r := range pattern {
+		switch r {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	return err == nil && re.MatchString(s)
 }

@@ -109,7 +109,8 @@ func TestOpenCodeBridge(t *testing.T) {
 		r.respond(ask.ApprovalID, "approveForSession")
 		done, _ := r.until("the turn's end", hosttest.TurnCompleted(turn))
 		wantCompleted(t, done)
-		// OpenCode now allows "echo *" in this session without asking.
+		// "echo *" now runs without asking in this session, and only in it:
+		// OpenCode's own "always" would allow it in every session.
 		done, seen := r.turn("run: echo second-one")
 		wantCompleted(t, done)
 		for _, ev := range seen {
@@ -120,6 +121,12 @@ func TestOpenCodeBridge(t *testing.T) {
 		if tool := r.one(model.KindToolCall, done.TurnID); tool.Status != model.StatusCompleted || !strings.Contains(tool.Output(), "second-one") {
 			t.Errorf("second command %s %q", tool.Status, tool.Output())
 		}
+		other := base.fork(t)
+		turn = other.submit("run: echo in-another-session")
+		ask, _ = other.until("the other session's approval", isApproval)
+		other.respond(ask.ApprovalID, "approve")
+		done, _ = other.until("the other turn's end", hosttest.TurnCompleted(turn))
+		wantCompleted(t, done)
 	})
 
 	t.Run("CommandDeniedDoesNotRun", func(t *testing.T) {

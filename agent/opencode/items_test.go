@@ -192,3 +192,36 @@ func TestVersions(t *testing.T) {
 		t.Error("compareVersions")
 	}
 }
+
+func TestWildcardMatch(t *testing.T) {
+	cases := []struct {
+		pattern, s string
+		want       bool
+	}{
+		{"echo *", "echo hi", true},
+		{"echo *", "echo", true},
+		{"echo *", "echoes hi", false},
+		{"*", "anything at all", true},
+		{"git log?", "git logs", true},
+		{"/w/*.txt", "/w/a.txt", true},
+		{"/w/*.txt", "/w/a.go", false},
+		{"a.b", "axb", false},
+	}
+	for _, c := range cases {
+		if got := wildcardMatch(c.pattern, c.s); got != c.want {
+			t.Errorf("wildcardMatch(%q, %q) = %v", c.pattern, c.s, got)
+		}
+	}
+	s := &session{}
+	ask := permissionAsked{Permission: "bash", Patterns: []string{"echo one"}, Always: []string{"echo *"}}
+	if s.allowed(ask) {
+		t.Error("allowed before any approval")
+	}
+	s.allow(ask)
+	if !s.allowed(permissionAsked{Permission: "bash", Patterns: []string{"echo two", "echo three"}}) {
+		t.Error("the like of an approved command is not allowed")
+	}
+	if s.allowed(permissionAsked{Permission: "bash", Patterns: []string{"echo two", "rm -rf x"}}) || s.allowed(permissionAsked{Permission: "edit", Patterns: []string{"echo two"}}) {
+		t.Error("allowed more than was approved")
+	}
+}

@@ -2,6 +2,7 @@ package opencode_test
 
 import (
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +56,7 @@ func (r *rig) start() *rig {
 
 // startHost starts (or restarts) the host on the rig's data directory.
 func (r *rig) startHost() {
-	r.agent = opencode.New(opencode.Options{Bin: r.bin, URL: r.url, Env: r.env, Cwd: r.work, InterruptGrace: 5 * time.Second})
+	r.agent = opencode.New(opencode.Options{Bin: r.bin, URL: r.url, Env: r.env, Cwd: r.work, InterruptGrace: 5 * time.Second, Logger: testLogger(r.t)})
 	r.h = hosttest.Start(r.t, host.Options{DataDir: r.data, Agent: "opencode", AgentImpl: r.agent})
 	r.c = hosttest.Dial(r.t, r.h)
 }
@@ -199,4 +200,16 @@ func (r *rig) noneOpen() {
 			r.t.Errorf("item %s (%s) left open", it.ID, it.Kind)
 		}
 	}
+}
+
+// testLogger sends the bridge's diagnostics to the test's log.
+func testLogger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }

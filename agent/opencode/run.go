@@ -59,8 +59,10 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 		return &host.TurnFailure{Code: "agentError", Message: "OpenCode refused the prompt: " + err.Error()}
 	}
 
+	s.a.log.Debug("opencode prompt sent", "session", s.sess.ID(), "opencode", id)
 	select {
 	case err := <-ts.done:
+		s.a.log.Debug("opencode turn ended", "session", s.sess.ID(), "err", err)
 		if err == nil {
 			ts.showPatches(srv, id, dir)
 		}

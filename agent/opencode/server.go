@@ -40,6 +40,7 @@ const heartbeatTimeout = 45 * time.Second
 // connect starts a server (or attaches to Options.URL) and opens its event
 // stream.
 func (a *Agent) connect(ctx context.Context) (*server, error) {
+	start := time.Now()
 	sctx, cancel := context.WithTimeout(ctx, a.opts.StartTimeout)
 	defer cancel()
 	srv := &server{a: a, connected: make(chan struct{}), dead: make(chan struct{})}
@@ -63,6 +64,7 @@ func (a *Agent) connect(ctx context.Context) (*server, error) {
 	select {
 	case <-srv.connected:
 		srv.loadWindows(sctx)
+		a.log.Info("opencode server ready", "url", srv.c.base, "started", srv.p != nil, "took", time.Since(start).Round(time.Millisecond))
 		return srv, nil
 	case <-srv.dead:
 		return nil, fmt.Errorf("the OpenCode server at %s went away: %s", srv.c.base, srv.reason)

@@ -32,6 +32,8 @@ type session struct {
 	// message complete; a prompt waits for that.
 	settled  chan struct{}   // closed while settled
 	inflight map[string]bool // assistant messages not complete yet
+
+	allowedPatterns map[string][]string // approved for the session, by permission
 }
 
 func newSession(a *Agent, sess host.Session) *session {
