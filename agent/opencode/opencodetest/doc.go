@@ -43,4 +43,7 @@
 // Every stream ends with a usage chunk (FakeOptions.Usage) and [DONE].
 // Requests returns every request received, parsed, to check what context a
 // turn carried.
+//
+// PROTOCOL_NOTES.md beside this file records what the OpenCode server was
+// seen to do, for bridge writers.
 package opencodetest
