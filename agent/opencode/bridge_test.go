@@ -244,6 +244,41 @@ func TestOpenCodeBridge(t *testing.T) {
 		}
 	})
 
+	t.Run("DisconnectedAttemptIsStoppedNotDuplicated", func(t *testing.T) {
+		r := base.fork(t)
+		done, seen := r.turn("disconnect please")
+		wantCompleted(t, done)
+		retried := false
+		for _, ev := range seen {
+			retried = retried || (ev.Method == model.MethodWarning && ev.Warning.WillRetry)
+		}
+		if !retried {
+			t.Error("no retry warning for the dropped connection")
+		}
+		var completed, stopped int
+		for _, it := range r.items(model.KindAgentMessage, done.TurnID) {
+			switch it.Status {
+			case model.StatusCompleted:
+				completed++
+				if it.Text() != opencodetest.PlainAnswer {
+					t.Errorf("completed answer %q", it.Text())
+				}
+			case model.StatusStopped:
+				stopped++
+				if !strings.HasPrefix(opencodetest.PlainAnswer, it.Text()) {
+					t.Errorf("stopped answer %q is not the dropped attempt's", it.Text())
+				}
+			default:
+				t.Errorf("answer item ended %s", it.Status)
+			}
+		}
+		// Whether the dropped attempt's text showed before the connection
+		// broke depends on timing; it never reads as a second answer.
+		if completed != 1 || stopped > 1 {
+			t.Errorf("%d completed and %d stopped answers, want one complete answer (and the dropped attempt stopped)", completed, stopped)
+		}
+	})
+
 	t.Run("InterruptKeepsStreamedText", func(t *testing.T) {
 		r := base.fork(t)
 		turn := r.submit("slow answer please")

@@ -28,6 +28,8 @@
 //	                 session.error APIError, the turn fails
 //	retry            HTTP 503 on the first FailAttempts attempts of the prompt,
 //	                 then "plain": OpenCode reports session.status retry
+//	disconnect       half the plain answer, then the connection drops, on the
+//	                 first FailAttempts attempts of the prompt; then "plain"
 //	run:             a bash tool call of the rest of the line
 //	write:           a write tool call creating the named absolute path with
 //	                 WriteContent

@@ -149,7 +149,7 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req.Seq = len(f.reqs) + 1
 	f.reqs = append(f.reqs, req)
 	failing := false
-	if p.name == "retry" {
+	if p.name == "retry" || p.name == "disconnect" {
 		key := fmt.Sprintf("%d|%s", len(req.Prompts()), req.LastPrompt())
 		f.attempts[key]++
 		failing = f.attempts[key] <= f.opts.FailAttempts
@@ -160,7 +160,7 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p.name == "model error":
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{"message": ErrorMessage, "type": "invalid_request_error"}})
 		return
-	case failing:
+	case failing && p.name == "retry":
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": map[string]any{"message": ErrorMessage, "type": "server_error"}})
 		return
 	}
@@ -179,6 +179,11 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	stopOnClose := context.AfterFunc(f.ctx, cancel)
 	defer stopOnClose()
 	s := newStream(ctx, w, f.id(req, "cmpl"), f.opts.Gap)
+	if p.name == "disconnect" && failing {
+		s.chunk(map[string]any{"role": "assistant", "content": ""}, "", nil)
+		s.text(PlainAnswer[:len(PlainAnswer)/2])
+		panic(http.ErrAbortHandler) // the connection drops mid-answer
+	}
 	f.playScenario(s, req, p)
 }
 

@@ -23,6 +23,7 @@ type Scenario struct {
 var Scenarios = []Scenario{
 	{"model error", "model error", "HTTP 400 with a JSON error body (not retried): session.error APIError, the turn fails"},
 	{"retry", "retry", "HTTP 503 on the first FailAttempts attempts of the prompt, then the plain answer; OpenCode reports session.status retry in between"},
+	{"disconnect", "disconnect", "half the plain answer, then the connection drops, on the first FailAttempts attempts of the prompt; then the plain answer"},
 	{"run", "run:", "a bash tool call with the rest of the line as its command"},
 	{"write", "write:", "a write tool call creating the named absolute path holding WriteContent"},
 	{"edit", "edit:", "an edit tool call replacing WriteLine by EditedLine in the named absolute path"},
