@@ -146,15 +146,23 @@ func (srv *server) end(err error) {
 		return
 	default:
 	}
+	stream := "its event stream ended"
+	if err != nil && err != io.EOF {
+		stream = "its event stream failed: " + err.Error()
+	}
 	switch {
 	case srv.ctx.Err() != nil:
 		srv.reason = "the bridge shut it down"
 	case srv.p != nil:
-		srv.reason = srv.p.exitReason()
-	case err == nil || err == io.EOF:
-		srv.reason = "its event stream ended"
+		select {
+		case <-srv.p.exited:
+			srv.reason = srv.p.exitReason()
+		case <-time.After(time.Second):
+			// Still running, but of no use without its events.
+			srv.reason = stream + "; the bridge stopped it"
+		}
 	default:
-		srv.reason = "its event stream failed: " + err.Error()
+		srv.reason = stream
 	}
 	close(srv.dead)
 	if srv.p != nil {
