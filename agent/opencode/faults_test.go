@@ -13,6 +13,7 @@ import (
 )
 
 func TestOpenCodeKilledMidTurnThenNextTurnKeepsContext(t *testing.T) {
+	t.Parallel() // each starts servers of its own
 	r := newRig(t, rigOptions{}).start()
 	first, _ := r.turn("say: the secret word is pumpkin")
 	wantCompleted(t, first)
@@ -46,6 +47,7 @@ func TestOpenCodeKilledMidTurnThenNextTurnKeepsContext(t *testing.T) {
 // the turn ends, no OpenCode process is left, and a new host continues the
 // same OpenCode session with its context.
 func TestHostCloseMidTurnThenRestart(t *testing.T) {
+	t.Parallel() // each starts servers of its own
 	t0 := time.Now()
 	lap := func(w string) { t.Logf("%6.2fs %s", time.Since(t0).Seconds(), w) }
 	r := newRig(t, rigOptions{}).start()
@@ -92,6 +94,7 @@ func TestHostCloseMidTurnThenRestart(t *testing.T) {
 // start (--opencode-url): the server dies mid-turn, is started again on
 // the same port, and the next turn continues the same OpenCode session.
 func TestAttachedServerRestarted(t *testing.T) {
+	t.Parallel() // each starts servers of its own
 	r := newRig(t, rigOptions{})
 	srv := opencodetest.Serve(t, r.bin, r.env, r.work, "0")
 	r.url = srv.URL

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -40,7 +42,11 @@ func startProcess(ctx context.Context, opts Options, dir string) (*process, erro
 		return nil, err
 	}
 	p := &process{password: hex.EncodeToString(pw[:]), stderr: &tailBuffer{max: 4 << 10}, exited: make(chan struct{})}
-	cmd := exec.Command(opts.Bin, "serve", "--hostname", "127.0.0.1", "--port", "0")
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(opts.Bin, "serve", "--hostname", "127.0.0.1", "--port", port)
 	cmd.Dir = dir
 	cmd.Env = childEnv(opts, p.password)
 	cmd.SysProcAttr = childSysProcAttr()
@@ -82,6 +88,18 @@ func startProcess(ctx context.Context, opts Options, dir string) (*process, erro
 		p.kill()
 		return nil, fmt.Errorf("opencode serve did not start listening: %w%s", ctx.Err(), p.stderrNote())
 	}
+}
+
+// freePort picks a free loopback port for the server. Given port 0,
+// OpenCode takes 4096 when it is free, the port the user's own OpenCode
+// defaults to.
+func freePort() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port), nil
 }
 
 // childEnv is the environment of the server: the configured one (the

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"net"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,13 +49,20 @@ func (s *Server) Kill() {
 	<-s.Exited
 }
 
-// Serve starts `opencode serve --hostname 127.0.0.1 --port PORT` (0 picks
-// a free port) with env in dir, waits until it says where it listens, and
+// Serve starts `opencode serve --hostname 127.0.0.1 --port PORT` ("" or
+// "0" picks a free port) with env in dir, waits until it says where it listens, and
 // returns it. It fails t if the server does not come up within a minute.
 func Serve(t testing.TB, bin string, env []string, dir string, port string) *Server {
 	t.Helper()
-	if port == "" {
-		port = "0"
+	if port == "" || port == "0" {
+		// Not 0: OpenCode would take 4096 when free, which another test's
+		// server may want back after a restart.
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port = strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+		l.Close()
 	}
 	cmd, _ := Command(t, bin, env, dir, "serve", "--hostname", "127.0.0.1", "--port", port)
 	out, err := cmd.StdoutPipe()
