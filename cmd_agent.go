@@ -15,7 +15,7 @@ import (
 )
 
 // agentNames lists the agents a host can run, for --help.
-var agentNames = []string{"demo", "codex", "claude"}
+var agentNames = []string{"demo", "codex", "claude", "opencode"}
 
 // agentFlags choose and configure the agent a host runs (`lookout` and
 // `lookout serve`).
@@ -27,6 +27,7 @@ type agentFlags struct {
 
 	claudeBin       string
 	claudeConfigDir string
+	opencode        opencodeFlags
 }
 
 func (a *agentFlags) register(cmd *cobra.Command) {
@@ -37,6 +38,7 @@ func (a *agentFlags) register(cmd *cobra.Command) {
 	f.StringVar(&a.codexHome, "codex-home", "", "CODEX_HOME for Codex (default: your own Codex configuration and login)")
 	f.StringVar(&a.claudeBin, "claude-bin", "", "claude executable (default: $"+claude.EnvBinary+", then claude on PATH)")
 	f.StringVar(&a.claudeConfigDir, "claude-config-dir", "", "CLAUDE_CONFIG_DIR for Claude Code (default: your own Claude Code settings and login)")
+	a.opencode.register(f)
 }
 
 // isDemo reports whether the flags pick the scripted demo agent.
@@ -73,6 +75,8 @@ func (a *agentFlags) build(ctx context.Context) (host.Options, error) {
 		return host.Options{Agent: "codex", AgentImpl: codex.New(codex.Options{Bin: bin, Home: home, Cwd: cwd})}, nil
 	case "claude":
 		return a.buildClaude(ctx)
+	case "opencode":
+		return a.buildOpenCode(ctx)
 	}
 	return host.Options{}, &exitError{code: 2, err: fmt.Errorf("unknown agent %q (available: %s)", a.name, strings.Join(agentNames, ", "))}
 }
@@ -143,4 +147,4 @@ turn. Not yet: images and other attachments, subagents' own steps,
 questions Claude Code asks (AskUserQuestion, refused with a warning),
 choosing the model or permission mode from Lookout.
 Needs claude ` + claude.MinVersion + ` or newer: --claude-bin, $` + claude.EnvBinary + `, or claude on PATH.
-`
+` + opencodeHelp

@@ -59,23 +59,6 @@ func TestAgentClaudeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
 	}
 }
 
-func TestServeHelpListsEveryAgent(t *testing.T) {
-	out, _, code := runCLIErr(t, "serve", "--help")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	for _, name := range agentNames {
-		if !strings.Contains(out, name) {
-			t.Errorf("serve --help does not name the %s agent", name)
-		}
-	}
-	for _, w := range []string{"--agent claude", "--claude-bin", "--claude-config-dir", claude.EnvBinary} {
-		if !strings.Contains(out, w) {
-			t.Errorf("serve --help lacks %q", w)
-		}
-	}
-}
-
 // TestClaudeHostKill9MidTurn kills a `lookout serve --agent claude`
 // process with SIGKILL while Claude Code streams: Claude Code dies with
 // it, the restarted host ends the turn hostDeath, and the next turn

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/lookout-sh/lookout/agent/claude"
 	"github.com/lookout-sh/lookout/agent/codex"
 	"github.com/lookout-sh/lookout/agent/codex/codextest"
 	"github.com/lookout-sh/lookout/host"
@@ -275,5 +276,25 @@ func TestClientCommandsFindTheRunningAgentHost(t *testing.T) {
 	out, stderr, code := runCLIErr(t, "sessions")
 	if code != 0 || !strings.Contains(out, h.DefaultSessionID()) {
 		t.Fatalf("sessions with no URL: exit %d\n%s\n%s", code, out, stderr)
+	}
+}
+
+// serve --help names every agent and every agent's flags.
+func TestServeHelpListsEveryAgent(t *testing.T) {
+	out, _, code := runCLIErr(t, "serve", "--help")
+	if code != 0 {
+		t.Fatalf("serve --help exit %d", code)
+	}
+	for _, name := range agentNames {
+		if !strings.Contains(out, name) {
+			t.Errorf("serve --help does not name the agent %q", name)
+		}
+	}
+	for _, w := range []string{"Codex (--agent codex)", "--codex-bin", "--codex-home", codex.EnvBinary,
+		"--agent claude", "--claude-bin", "--claude-config-dir", claude.EnvBinary,
+		"OpenCode (--agent opencode)", "--opencode-bin", "--opencode-url"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("serve --help lacks %q", w)
+		}
 	}
 }

@@ -22,7 +22,7 @@ func newServeCmd() *cobra.Command {
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run a session host with the demo agent or a real one (--agent codex)",
+		Short: "Run a session host with the demo agent or a real one (--agent codex, opencode)",
 		Long:  serveLong(),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -114,9 +114,10 @@ whatever was left open. A bearer token is created on first start in
 <data>/token (mode 0600); clients send it as "Authorization: Bearer T" or
 "?token=T".
 
-Agents (--agent): demo (the default, scripted) and codex (the Codex CLI's
-app-server; see below). Each real agent keeps its own data directory,
-<default data>/agents/NAME, unless --data says otherwise.
+Agents (--agent): ` + strings.Join(agentNames, ", ") + `. demo, the default, is
+scripted; the others run a real agent (see below). Each real agent keeps
+its own data directory, <default data>/agents/NAME, unless --data says
+otherwise.
 
 Demo agent scenarios: every prompt gets a streamed reasoning summary and a
 markdown answer. Keywords in the prompt add scenarios:

@@ -1,0 +1,354 @@
+package opencodetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// FakeOptions tunes a FakeModel. The zero value is ready to use.
+type FakeOptions struct {
+	// Gap is a pause after every chunk of the quick scenarios (default
+	// 5 ms, so OpenCode forwards deltas one by one).
+	Gap time.Duration
+	// SlowInterval is the pause between the "slow" scenario's deltas
+	// (default 50 ms); SlowDeltas is how many it sends before it completes
+	// (default 600, so 30 s at the default interval).
+	SlowInterval time.Duration
+	SlowDeltas   int
+	// FailAttempts is how many attempts of a "retry" prompt fail before
+	// one succeeds (default 1).
+	FailAttempts int
+	// Usage is reported at the end of every stream (default: 10 prompt
+	// tokens, 2 of them cached, 5 completion tokens, 1 of them reasoning).
+	Usage *Usage
+}
+
+// Usage is the token usage a response reports; total is Prompt +
+// Completion.
+type Usage struct {
+	Prompt, Cached, Completion, Reasoning int
+}
+
+// FakeModel is a fake OpenAI-compatible chat-completions server on
+// 127.0.0.1 for the real OpenCode: POST /v1/chat/completions answered as
+// text/event-stream (or JSON when the request does not stream). It plays
+// a scenario chosen from the request (see Scenarios) and records every
+// request. It is safe for concurrent use; it stops when the test ends.
+type FakeModel struct {
+	srv  *httptest.Server
+	opts FakeOptions
+	run  string // random tag in every minted id, unique per FakeModel
+
+	ctx  context.Context // ends when the fake closes
+	stop context.CancelFunc
+
+	mu       sync.Mutex
+	reqs     []Request
+	attempts map[string]int // retry scenario: attempts seen per prompt
+	closed   bool
+}
+
+// NewFakeModel starts a fake model for t; it is closed by t.Cleanup.
+func NewFakeModel(t testing.TB, opts FakeOptions) *FakeModel {
+	t.Helper()
+	if opts.Gap <= 0 {
+		opts.Gap = 5 * time.Millisecond
+	}
+	if opts.SlowInterval <= 0 {
+		opts.SlowInterval = 50 * time.Millisecond
+	}
+	if opts.SlowDeltas <= 0 {
+		opts.SlowDeltas = 600
+	}
+	if opts.FailAttempts <= 0 {
+		opts.FailAttempts = 1
+	}
+	if opts.Usage == nil {
+		opts.Usage = &Usage{Prompt: 10, Cached: 2, Completion: 5, Reasoning: 1}
+	}
+	var tag [3]byte
+	if _, err := rand.Read(tag[:]); err != nil {
+		t.Fatalf("opencodetest: random id tag: %v", err)
+	}
+	f := &FakeModel{opts: opts, run: hex.EncodeToString(tag[:]), attempts: map[string]int{}}
+	f.ctx, f.stop = context.WithCancel(context.Background())
+	f.srv = httptest.NewServer(f) // httptest listens on 127.0.0.1
+	t.Cleanup(f.Close)
+	return f
+}
+
+// URL is the provider's baseURL: it ends in "/v1" (OpenCode appends
+// "/chat/completions").
+func (f *FakeModel) URL() string { return f.srv.URL + "/v1" }
+
+// Requests returns a copy of every request received so far, in order.
+func (f *FakeModel) Requests() []Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Request(nil), f.reqs...)
+}
+
+// TurnRequests returns the requests that were a turn's model calls (not
+// title requests), in order.
+func (f *FakeModel) TurnRequests() []Request {
+	var out []Request
+	for _, r := range f.Requests() {
+		if !r.IsTitle() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Close ends any stream in progress and stops the server. It is safe to
+// call more than once.
+func (f *FakeModel) Close() {
+	f.mu.Lock()
+	closed := f.closed
+	f.closed = true
+	f.mu.Unlock()
+	if closed {
+		return
+	}
+	f.stop()
+	f.srv.CloseClientConnections()
+	f.srv.Close()
+}
+
+// ServeHTTP answers POST .../chat/completions and GET .../models;
+// anything else is 404.
+func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []any{map[string]any{"id": "fake-model", "object": "model"}}})
+		return
+	}
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		http.NotFound(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, "opencodetest: read body: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	req := parseRequest(body, r.Header)
+	p := choose(req)
+	req.Scenario = p.name
+
+	f.mu.Lock()
+	req.Seq = len(f.reqs) + 1
+	f.reqs = append(f.reqs, req)
+	failing := false
+	if p.name == "retry" || p.name == "disconnect" {
+		key := fmt.Sprintf("%d|%s", len(req.Prompts()), req.LastPrompt())
+		f.attempts[key]++
+		failing = f.attempts[key] <= f.opts.FailAttempts
+	}
+	f.mu.Unlock()
+
+	switch {
+	case p.name == "model error":
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{"message": ErrorMessage, "type": "invalid_request_error"}})
+		return
+	case failing && p.name == "retry":
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": map[string]any{"message": ErrorMessage, "type": "server_error"}})
+		return
+	}
+	if !req.Stream {
+		text := Title
+		if p.name != "title" {
+			text = PlainAnswer
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"id": f.id(req, "cmpl"), "object": "chat.completion", "created": 0, "model": "fake-model",
+			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": text}, "finish_reason": "stop"}},
+			"usage":   f.usage()})
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	stopOnClose := context.AfterFunc(f.ctx, cancel)
+	defer stopOnClose()
+	s := newStream(ctx, w, f.id(req, "cmpl"), f.opts.Gap)
+	if p.name == "disconnect" && failing {
+		s.chunk(map[string]any{"role": "assistant", "content": ""}, "", nil)
+		s.text(PlainAnswer[:len(PlainAnswer)/2])
+		panic(http.ErrAbortHandler) // the connection drops mid-answer
+	}
+	f.playScenario(s, req, p)
+}
+
+func (f *FakeModel) id(r Request, what string) string {
+	return fmt.Sprintf("%s_%s_%d", what, f.run, r.Seq)
+}
+
+func (f *FakeModel) usage() map[string]any {
+	u := f.opts.Usage
+	return map[string]any{
+		"prompt_tokens": u.Prompt, "completion_tokens": u.Completion, "total_tokens": u.Prompt + u.Completion,
+		"prompt_tokens_details":     map[string]any{"cached_tokens": u.Cached},
+		"completion_tokens_details": map[string]any{"reasoning_tokens": u.Reasoning},
+	}
+}
+
+// playScenario streams the chosen scenario's answer.
+func (f *FakeModel) playScenario(s *stream, req Request, p play) {
+	s.chunk(map[string]any{"role": "assistant", "content": ""}, "", nil)
+	finish := "stop"
+	switch p.name {
+	case "title":
+		s.text(Title)
+	case "followup":
+		last := req.Messages[len(req.Messages)-1]
+		s.text(FollowupPrefix + "\n\n```\n" + strings.TrimRight(last.Text, "\n") + "\n```\n")
+	case "run":
+		finish = "tool_calls"
+		s.toolCall(f.id(req, "call"), "bash", map[string]any{"command": p.arg, "description": "Runs the command the user asked for"})
+	case "write":
+		finish = "tool_calls"
+		s.toolCall(f.id(req, "call"), "write", map[string]any{"filePath": p.arg, "content": WriteContent})
+	case "edit":
+		finish = "tool_calls"
+		s.toolCall(f.id(req, "call"), "edit", map[string]any{"filePath": p.arg, "oldString": WriteLine, "newString": EditedLine})
+	case "slow":
+		for i := 0; i < f.opts.SlowDeltas; i++ {
+			if !s.chunk(map[string]any{"content": fmt.Sprintf("slow%d ", i)}, "", nil) || !s.sleep(f.opts.SlowInterval) {
+				return
+			}
+		}
+	case "say":
+		s.text(p.arg)
+	default: // plain, retry after its failures
+		half := len(PlainReasoning) / 2
+		s.chunk(map[string]any{"reasoning_content": PlainReasoning[:half]}, "", nil)
+		s.chunk(map[string]any{"reasoning_content": PlainReasoning[half:]}, "", nil)
+		s.text(PlainAnswer)
+	}
+	s.chunk(map[string]any{}, finish, f.usage())
+	s.done()
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_, _ = w.Write(b)
+}
+
+// stream writes one chat-completions answer as server-sent events
+// ("data: JSON" lines, then "data: [DONE]"). After a write fails, or the
+// request's context or the fake ends, every method is a no-op returning
+// false.
+type stream struct {
+	ctx  context.Context
+	w    http.ResponseWriter
+	rc   *http.ResponseController
+	gap  time.Duration
+	id   string
+	dead bool
+}
+
+func newStream(ctx context.Context, w http.ResponseWriter, id string, gap time.Duration) *stream {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	return &stream{ctx: ctx, w: w, rc: http.NewResponseController(w), gap: gap, id: id}
+}
+
+func (s *stream) ok() bool {
+	if !s.dead && s.ctx.Err() != nil {
+		s.dead = true
+	}
+	return !s.dead
+}
+
+// chunk writes one chat.completion.chunk with delta, finish reason ("" for
+// none) and usage (nil for none).
+func (s *stream) chunk(delta map[string]any, finish string, usage map[string]any) bool {
+	if !s.ok() {
+		return false
+	}
+	choice := map[string]any{"index": 0, "delta": delta, "finish_reason": nil}
+	if finish != "" {
+		choice["finish_reason"] = finish
+	}
+	c := map[string]any{"id": s.id, "object": "chat.completion.chunk", "created": 0, "model": "fake-model", "choices": []any{choice}}
+	if usage != nil {
+		c["usage"] = usage
+	}
+	b, _ := json.Marshal(c)
+	if _, err := fmt.Fprintf(s.w, "data: %s\n\n", b); err != nil {
+		s.dead = true
+		return false
+	}
+	if err := s.rc.Flush(); err != nil {
+		s.dead = true
+		return false
+	}
+	return s.sleep(s.gap)
+}
+
+// text streams text in pieces of a few words.
+func (s *stream) text(text string) bool {
+	for _, piece := range pieces(text) {
+		if !s.chunk(map[string]any{"content": piece}, "", nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// toolCall streams one function call, its arguments in two pieces.
+func (s *stream) toolCall(id, name string, args map[string]any) bool {
+	b, _ := json.Marshal(args)
+	a := string(b)
+	half := len(a) / 2
+	return s.chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "id": id, "type": "function",
+		"function": map[string]any{"name": name, "arguments": ""}}}}, "", nil) &&
+		s.chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "function": map[string]any{"arguments": a[:half]}}}}, "", nil) &&
+		s.chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "function": map[string]any{"arguments": a[half:]}}}}, "", nil)
+}
+
+func (s *stream) done() {
+	if !s.ok() {
+		return
+	}
+	if _, err := io.WriteString(s.w, "data: [DONE]\n\n"); err == nil {
+		_ = s.rc.Flush()
+	}
+}
+
+func (s *stream) sleep(d time.Duration) bool {
+	if d <= 0 {
+		return s.ok()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-s.ctx.Done():
+		s.dead = true
+		return false
+	}
+}
+
+// pieces cuts text into runs of about three words, keeping every byte.
+func pieces(text string) []string {
+	var out []string
+	words := strings.SplitAfter(text, " ")
+	for i := 0; i < len(words); i += 3 {
+		out = append(out, strings.Join(words[i:min(i+3, len(words))], ""))
+	}
+	return out
+}
