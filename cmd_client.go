@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"strings"
 	gosync "sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -338,8 +337,9 @@ func newSessionsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions [URL]",
 		Short: "List the host's sessions",
-		Long:  "List the sessions a host holds: id, status, last update and title.\n\n" + urlHelp,
-		Args:  hostArg,
+		Long: "List the sessions a host holds, most recently updated first (the picker's order): id, status,\n" +
+			"last update (\"5 min ago\", \"yesterday 09:12\"; --json has the host's RFC 3339 time) and title.\n\n" + urlHelp,
+		Args: hostArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
 			defer cancel()
@@ -348,17 +348,14 @@ func newSessionsCmd() *cobra.Command {
 				return classifyListErr(err)
 			}
 			w := cmd.OutOrStdout()
+			sync.SortSessions(ss) // newest first, as the picker lists them
 			if asJSON {
 				b, _ := json.Marshal(ss)
 				_, err := fmt.Fprintf(w, "%s\n", termtext.JSON(b))
 				return err
 			}
-			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SESSION\tSTATUS\tUPDATED\tTITLE")
-			for _, s := range ss {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", termtext.Line(s.SessionID), termtext.Line(s.Status), termtext.Line(s.UpdatedAt), termtext.Line(s.Title))
-			}
-			return tw.Flush()
+			_, err = fmt.Fprint(w, sessionsTable(ss, time.Now()))
+			return err
 		},
 	}
 	f.add(cmd, false)
