@@ -201,6 +201,10 @@ func newSendCmd() *cobra.Command {
 same commandId through backpressure and reconnects, so it never runs twice),
 wait until its turn settles, and print the agent's messages of that turn.
 
+A lone argument that looks like a host URL (ws://..., http(s)://...,
+host:port) is refused (exit 2): the prompt is missing. To send such text,
+name the URL first.
+
 Exits 0 when the turn completes; 6 when the prompt is rejected, unqueued, or
 its turn fails or is stopped; 5 when the host stays unreachable or the client
 gives up sending.
@@ -216,6 +220,10 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
 				return usageErr(errors.New("send takes [URL] TEXT"))
+			}
+			if len(args) == 1 && looksLikeHostURL(args[0]) {
+				// The prompt was forgotten: never send the URL as one.
+				return usageErr(errors.New("send: its only argument is a host URL, and the prompt is missing: lookout send [URL] TEXT"))
 			}
 			switch onApproval {
 			case "ask", "approve", "deny":
