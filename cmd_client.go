@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -125,7 +126,7 @@ reconnecting as needed.
 				out.line([]byte(termtext.Line(describeEvent(ev))))
 			}
 			defer out.flush()
-			return follow(cmd.Context(), o, out.flush, func(s sync.Snapshot, _ *sync.Client) (bool, error) {
+			return follow(cmd.Context(), o, cmd.ErrOrStderr(), out.flush, func(s sync.Snapshot, _ *sync.Client) (bool, error) {
 				return untilIdle && isIdle(s), nil
 			})
 		},
@@ -162,7 +163,7 @@ turn before printing.
 			o := f.options(args)
 			o.Replay = true
 			var out []byte
-			err := follow(cmd.Context(), o, nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
+			err := follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
 				if s.Freshness.State != sync.Live || (untilIdle && !isIdle(s)) {
 					return false, nil
 				}
@@ -251,7 +252,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 			}
 			var cid string
 			var result string
-			err := follow(cmd.Context(), o, nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
+			err := follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
 				if cid == "" {
 					cid = c.Submit(text)
 					return false, nil
@@ -389,8 +390,10 @@ func classifyListErr(err error) error {
 // follow runs a client until done says so (it is asked after every
 // published change, whatever the freshness) or an unrecoverable condition: a persistent refusal, or a host
 // that cannot be reached before the first connection. flush (optional) is
-// called after every change. Interrupt (SIGINT) ends it quietly.
-func follow(parent context.Context, o sync.Options, flush func(), done func(sync.Snapshot, *sync.Client) (bool, error)) error {
+// called after every change. Every error the client records (a frame it
+// could not fold, a refused command) is reported on errw as it happens,
+// once each (reportErrors). Interrupt (SIGINT) ends it quietly.
+func follow(parent context.Context, o sync.Options, errw io.Writer, flush func(), done func(sync.Snapshot, *sync.Client) (bool, error)) error {
 	c, err := sync.New(o)
 	if err != nil {
 		return usageErr(err)
@@ -406,18 +409,21 @@ func follow(parent context.Context, o sync.Options, flush func(), done func(sync
 		defer close(ran)
 		_ = c.Run(runCtx)
 	}()
+	var seen uint64
 	defer func() {
 		cancel()
 		<-ran
 		if flush != nil {
 			flush()
 		}
+		seen = reportErrors(errw, c.Current(), seen)
 	}()
 	for {
 		s := c.Current()
 		if flush != nil {
 			flush()
 		}
+		seen = reportErrors(errw, s, seen)
 		switch f := s.Freshness; {
 		case f.State == sync.Error:
 			return freshnessErr(f)
@@ -434,6 +440,21 @@ func follow(parent context.Context, o sync.Options, flush func(), done func(sync
 		case <-c.Updates():
 		}
 	}
+}
+
+// reportErrors writes the errors s recorded after the first seen to w,
+// one line each ("lookout: client error: ..."; the text may quote the
+// host, so it is one clean line, termtext.Line), and returns the new
+// count seen.
+func reportErrors(w io.Writer, s sync.Snapshot, seen uint64) uint64 {
+	errs, lost := s.ErrorsSince(seen)
+	if lost > 0 {
+		fmt.Fprintf(w, "lookout: client error: %d more errors were recorded than can be shown\n", lost)
+	}
+	for _, e := range errs {
+		fmt.Fprintf(w, "lookout: client error: %s\n", termtext.Line(e))
+	}
+	return max(seen, s.ErrorCount)
 }
 
 func freshnessErr(f sync.Freshness) error {

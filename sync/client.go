@@ -91,6 +91,11 @@ type Snapshot struct {
 	// Errors are recent typed fold and protocol errors (diagnostics line),
 	// oldest first, at most 16.
 	Errors []string
+	// ErrorCount is how many errors the client has recorded since New:
+	// Errors[i] is error number ErrorCount-len(Errors)+1+i. A consumer
+	// that remembers the count it has seen reports each error once
+	// (ErrorsSince).
+	ErrorCount uint64
 	// Durability is the host's profile from initialize: "durable",
 	// "ephemeral", or "" before the first initialize.
 	Durability string

@@ -94,6 +94,7 @@ type loopState struct {
 	nextAt        time.Time
 
 	errors       []string
+	errorCount   uint64
 	returned     []model.Retirement
 	returnedBase uint64
 
@@ -878,6 +879,7 @@ func (l *loopState) retryNow() {
 func (l *loopState) addError(msg string) {
 	l.log.Warn("sync", "error", msg)
 	l.errors = append(l.errors, msg)
+	l.errorCount++
 	if len(l.errors) > maxErrors {
 		l.errors = slices.Clone(l.errors[len(l.errors)-maxErrors:])
 	}
@@ -939,6 +941,7 @@ func (l *loopState) publish() {
 		Returned:       slices.Clip(l.returned),
 		ReturnedBase:   l.returnedBase,
 		Errors:         slices.Clip(l.errors),
+		ErrorCount:     l.errorCount,
 		Durability:     l.durability,
 		HistoryLoading: l.older != nil,
 		SessionID:      l.sessionID,
