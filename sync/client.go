@@ -44,8 +44,10 @@ const (
 	// breaks the protocol); Err says which. Background retries continue
 	// silently with backoff.
 	Error FreshState = "error"
-	// Retrying: a retry the user pressed (Retry) is in flight; it ends in
-	// Live or back in Error.
+	// Retrying: a retry the user pressed (Retry) after an Error is in
+	// flight (Err is the refusal it retries); it ends in Live or back in
+	// Error. A retry pressed while Reconnecting or Updating only makes
+	// the attempt start now.
 	Retrying FreshState = "retrying"
 )
 
@@ -242,9 +244,10 @@ func (c *Client) Respond(approvalID, decision string) {
 // only if the held history start has not changed when it arrives.
 func (c *Client) LoadOlder() { c.enqueue(func() { c.loop.loadOlder() }) }
 
-// Retry is the user-pressed retry: the published state becomes Retrying
-// until the attempt reaches Live or fails back to Error. It resets the
-// backoff and attempts at once.
+// Retry is the user-pressed retry: it resets the backoff and attempts at
+// once. After an Error the published state becomes Retrying until the
+// attempt reaches Live or fails back to Error; while Reconnecting it stays
+// Reconnecting (the attempt under way, the last error kept).
 func (c *Client) Retry() { c.enqueue(func() { c.loop.retryNow() }) }
 
 // Focus reports that the terminal regained focus: the backoff resets (an

@@ -862,12 +862,16 @@ func (l *loopState) focus() {
 	})
 }
 
+// retryNow is the user's retry: the backoff resets and an attempt starts
+// at once. Only a refusal (error) is retried as such (retrying, then live
+// or error with the new failure); while merely reconnecting or updating it
+// changes nothing but the timing, so the banner only gets more accurate.
 func (l *loopState) retryNow() {
 	l.bo.Reset()
 	if l.link != nil && l.link.caughtUp {
 		return
 	}
-	l.userRetry = true
+	l.userRetry = l.refusal != ""
 	l.dirty = true
 	if l.link == nil && l.dialCh == nil {
 		l.startDial()

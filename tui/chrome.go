@@ -1,13 +1,11 @@
 package tui
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lookout-sh/lookout/keymap"
@@ -20,59 +18,6 @@ import (
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func lipglossWidth(s string) int { return ansi.StringWidth(s) }
-
-// bannerLines renders the freshness banner (zero or one line) from the
-// sync snapshot. Cached history stays on screen below it. Error texts may
-// quote the host, so they are shown with termtext.Line.
-func bannerLines(t themes.Theme, snap sync.Snapshot, now time.Time, width int) []string {
-	f := snap.Freshness
-	var style lipgloss.Style
-	var msg string
-	switch f.State {
-	case sync.Live, "":
-		return nil
-	case sync.Connecting:
-		style, msg = t.BannerInfo, "◌ Connecting to host…"
-	case sync.Reconnecting:
-		style, msg = t.BannerWarn, "⟳ Reconnecting to host"
-		if !f.NextAttempt.IsZero() {
-			if d := f.NextAttempt.Sub(now); d > 0 {
-				msg += " · next attempt in " + itoa(int(math.Ceil(d.Seconds()))) + "s"
-			} else {
-				msg += " · trying now"
-			}
-		} else {
-			msg += " · trying now"
-		}
-		if f.Attempt > 0 {
-			msg += " (attempt " + itoa(f.Attempt) + ")"
-		}
-		if f.Err != "" {
-			msg += " · " + termtext.Line(f.Err)
-		}
-	case sync.Updating:
-		style, msg = t.BannerInfo, "↻ Updating messages…"
-	case sync.Error:
-		style, msg = t.BannerError, "✗ Sync error: "+orDash(f.Err)+" · ctrl+r to retry"
-	case sync.Retrying:
-		style, msg = t.BannerInfo, "↻ Sync error: "+orDash(f.Err)+" · retrying…"
-	default:
-		style, msg = t.BannerInfo, termtext.Line(string(f.State))
-	}
-	if snap.CachePainted {
-		msg += " · showing the cached copy"
-	}
-	return []string{style.Render(fit(" "+msg, width))}
-}
-
-// orDash is an error text for a banner: one clean line, "unknown" when
-// there is none.
-func orDash(s string) string {
-	if s = termtext.Line(s); s == "" {
-		return "unknown"
-	}
-	return s
-}
 
 // approvalLines renders the approval prompt bar for the first waiting
 // approval (two lines), or nothing. The tool and the summary are what the

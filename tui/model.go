@@ -369,7 +369,7 @@ func (m *Model) bannerLines() []string {
 	if m.showHelp {
 		return nil
 	}
-	return bannerLines(m.theme, m.snap, m.now(), m.width)
+	return bannerLines(m.theme, m.km, m.snap, m.now(), m.width)
 }
 
 // refresh lays the screen out again and composes the frame. It is the
