@@ -24,6 +24,7 @@ type KeyMap struct {
 	ApproveAll key.Binding // alt+s: approves it and the like of it for the session, when the agent offers that
 	Unqueue    key.Binding // alt+u: unqueues the selected or newest queued prompt
 	MouseTrack key.Binding // alt+m: releases or captures the mouse
+	Sessions   key.Binding // ctrl+o: leaves this session for the session picker (lookout attach)
 
 	// Composer (focused by default).
 	Send        key.Binding // enter: sends the prompt
@@ -77,6 +78,7 @@ func Default() KeyMap {
 		ApproveAll: b(k("alt+s"), "alt+s", "approve for the session"),
 		Unqueue:    b(k("alt+u"), "alt+u", "unqueue prompt"),
 		MouseTrack: b(k("alt+m"), "alt+m", "release/capture mouse"),
+		Sessions:   b(k("ctrl+o"), "ctrl+o", "choose another session"),
 
 		Send:        b(k("enter"), "enter", "send"),
 		Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
@@ -115,7 +117,7 @@ func Default() KeyMap {
 func (m KeyMap) Groups() []Group {
 	return []Group{
 		{Title: "Anywhere", Bindings: []key.Binding{m.Quit, m.Help, m.FocusNext, m.Interrupt, m.PageUp, m.PageDown,
-			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.MouseTrack}},
+			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.MouseTrack, m.Sessions}},
 		{Title: "Composer", Bindings: []key.Binding{m.Send, m.Newline, m.HistoryPrev, m.HistoryNext, m.Top, m.Bottom}},
 		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,
 			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.MouseTrackT,

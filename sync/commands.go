@@ -15,8 +15,12 @@ func (l *loopState) ready() bool {
 
 func (l *loopState) submit(commandID, text string) {
 	l.st.Submit(commandID, text, l.o.Now().UnixMilli())
-	l.cmds[commandID] = &cmdState{}
 	l.dirty = true
+	if l.sessionGone() {
+		l.st.Retire(commandID, model.RetiredGaveUp, "not sent: "+l.refusal)
+		return
+	}
+	l.cmds[commandID] = &cmdState{}
 	if l.ready() {
 		l.sendSubmit(commandID)
 	}
@@ -74,8 +78,8 @@ func (l *loopState) onSubmitted(cid string, cs *cmdState, res json.RawMessage, r
 		}
 		l.st.Retire(cid, model.RetiredRejected, d.Reason)
 	case submitSessionGone:
-		l.st.SetPendingStatus(cid, model.PendingRetrying)
 		l.addError("turn/submit: " + rerr.Message)
+		l.st.Retire(cid, model.RetiredGaveUp, "the host does not know session "+l.sessionID)
 	default:
 		l.scheduleSubmitRetry(cid, cs, rerr.Message)
 	}

@@ -209,8 +209,8 @@ const (
 	submitRetry submitVerdict = iota
 	// submitRejected: a durable rejection (-32010): retire the entry.
 	submitRejected
-	// submitSessionGone: the session is unknown (-32004): the entry stays
-	// pending; the session itself is in error.
+	// submitSessionGone: the session is unknown (-32004): nothing can run
+	// there; the entry gives its text back (retired gaveUp).
 	submitSessionGone
 )
 

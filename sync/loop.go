@@ -338,6 +338,7 @@ func (l *loopState) onSessionList(res json.RawMessage, rerr *model.RPCError) {
 	}
 	id := pickSession(r.Sessions)
 	if id == "" {
+		l.giveBackAll("the host has no sessions")
 		l.dropLink(&connError{Persistent: true, Reason: ReasonNoSession, Msg: "the host has no sessions"}, false)
 		return
 	}
@@ -394,6 +395,15 @@ func (l *loopState) connFailed(err error, immediate bool) {
 		// The user's retry failed: back to error, with its message.
 		l.userRetry = false
 		l.refusal, l.refusalReason = msg, ce.reason()
+	}
+	if ce.Persistent && finalRefusal(ce.reason()) {
+		// Final: nothing retries in the background (nosession.go).
+		if l.attemptT != nil {
+			l.attemptT.Stop()
+		}
+		l.attemptC, l.nextAt = nil, time.Time{}
+		l.dirty = true
+		return
 	}
 	var d time.Duration
 	if immediate {
@@ -554,6 +564,7 @@ func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 					l.dirty = true
 				}
 			}
+			l.giveBackAll("the host does not know session " + l.sessionID)
 			l.dropLink(&connError{Persistent: true, Reason: ReasonNoSession, Msg: "the host does not know session " + l.sessionID}, false)
 			return
 		}

@@ -51,7 +51,7 @@ func (b bannerText) fit(width int) string {
 // bannerFor is the freshness banner's text and style for snap, or false
 // when live. Error texts may quote the host: one clean line
 // (termtext.Line). No banner shows an error it does not have ("unknown").
-func bannerFor(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Time) (bannerText, lipgloss.Style, bool) {
+func bannerFor(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Time, offerSessions bool) (bannerText, lipgloss.Style, bool) {
 	f := snap.Freshness
 	retry := km.Retry.Help().Key
 	var b bannerText
@@ -78,6 +78,13 @@ func bannerFor(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Ti
 	case sync.Error:
 		style, b.head = t.BannerError, "✗ Sync error"
 		b.sep, b.detail, b.hint = ": ", termtext.Line(f.Err), retry+" to retry"
+		if f.Reason == sync.ReasonNoSession {
+			// Final: nothing retries by itself; offer the way out.
+			b.head = "✗ Session not found"
+			if offerSessions {
+				b.hint = km.Sessions.Help().Key + " choose another session"
+			}
+		}
 	case sync.Retrying:
 		style = t.BannerInfo
 		if b.detail = termtext.Line(f.Err); b.detail == "" {
@@ -95,9 +102,11 @@ func bannerFor(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Ti
 }
 
 // bannerLines renders the freshness banner (zero or one line) from the
-// sync snapshot. Cached history stays on screen below it.
-func bannerLines(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Time, width int) []string {
-	b, style, ok := bannerFor(t, km, snap, now)
+// sync snapshot. Cached history stays on screen below it. offerSessions:
+// the program can go back to a session picker (an unknown session's
+// banner offers it).
+func bannerLines(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Time, offerSessions bool, width int) []string {
+	b, style, ok := bannerFor(t, km, snap, now, offerSessions)
 	if !ok {
 		return nil
 	}

@@ -68,6 +68,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.unqueue()
 	case key.Matches(msg, km.MouseTrack):
 		return m.toggleMouse()
+	case key.Matches(msg, km.Sessions):
+		return m.chooseSession()
 	}
 	if composing {
 		return m.composerKey(msg)
@@ -130,6 +132,15 @@ func (m *Model) send() tea.Cmd {
 	text := m.comp.value()
 	if strings.TrimSpace(text) == "" {
 		return nil
+	}
+	if m.sessionMissing() {
+		// Nowhere to send it: keep the draft, say why and what to do.
+		what := bindingKeys(m.km.Retry) + " retries"
+		if m.opts.OfferSessions {
+			what = bindingKeys(m.km.Sessions) + " chooses another session"
+		}
+		m.setNotice("not sent: this session does not exist on the host · "+what, true)
+		return m.expireNotice()
 	}
 	m.comp.remember(text)
 	m.comp.clear()

@@ -54,6 +54,13 @@ type Options struct {
 	// NoMouse starts with the mouse released (native selection works; the
 	// wheel does not scroll).
 	NoMouse bool
+	// OfferSessions lets the user leave this session for a session picker
+	// (keymap Sessions): the program quits and SwitchSession reports it.
+	// Set by `lookout attach`, which shows the picker again.
+	OfferSessions bool
+	// Draft is the composer's text at start (a draft handed over from the
+	// previous session's model, Draft).
+	Draft string
 }
 
 type focusArea int
@@ -92,11 +99,12 @@ type Model struct {
 	spinIdx      int
 	olderAsked   string // oldest row key when LoadOlder was last called
 
-	quitArmed bool
-	quitGen   int
-	notice    string
-	noticeBad bool
-	noticeGen int
+	quitArmed     bool
+	quitGen       int
+	switchSession bool // the user asked for the session picker
+	notice        string
+	noticeBad     bool
+	noticeGen     int
 
 	initCmd tea.Cmd // what the first layout asked for (older history)
 
@@ -151,6 +159,9 @@ func New(opts Options) (*Model, error) {
 	m.r = render.New(th)
 	m.tr = newTranscript(m.r, th)
 	m.comp = newComposer(m.km, th)
+	if opts.Draft != "" {
+		m.comp.setValue(opts.Draft)
+	}
 	m.width, m.height = 80, 24
 	m.pull()
 	m.initCmd = m.refresh()
@@ -369,7 +380,7 @@ func (m *Model) bannerLines() []string {
 	if m.showHelp {
 		return nil
 	}
-	return bannerLines(m.theme, m.km, m.snap, m.now(), m.width)
+	return bannerLines(m.theme, m.km, m.snap, m.now(), m.opts.OfferSessions, m.width)
 }
 
 // refresh lays the screen out again and composes the frame. It is the
