@@ -73,6 +73,7 @@ type statusInput struct {
 	noticeWarn bool
 	focus      string
 	mouseOff   bool
+	offline    bool // the picture is not current: a running turn is only "when last seen"
 }
 
 // statusLine renders the one-line status bar. Every text in it that may
@@ -151,6 +152,10 @@ func turnState(t themes.Theme, in statusInput) string {
 	queued := ""
 	if n := len(v.QueuedTurns); n > 0 {
 		queued = " · " + itoa(n) + " queued"
+	}
+	if a := v.ActiveTurn; a != nil && in.offline {
+		// No spinner, no elapsed time: neither is known to go on.
+		return t.Warning.Render("running when last seen") + t.Muted.Render(queued)
 	}
 	if a := v.ActiveTurn; a != nil {
 		s := "running"

@@ -48,7 +48,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.focusComposer()
 	case key.Matches(msg, km.Interrupt) && m.turnRunning():
-		m.setNotice("interrupting the running turn…", false)
+		m.setTurnNotice("interrupting the running turn…", m.view.ActiveTurn.TurnID)
 		return tea.Batch(call(m.src.Interrupt), m.expireNotice())
 	case key.Matches(msg, km.PageUp):
 		m.tr.scroll(-m.page())
@@ -93,7 +93,7 @@ func (m *Model) ctrlC() tea.Cmd {
 	expire := m.after(3*time.Second, func(time.Time) tea.Msg { return quitExpiredMsg{gen} })
 	switch {
 	case m.turnRunning():
-		m.setNotice("interrupting · ctrl+c again quits", false)
+		m.setTurnNotice("interrupting · ctrl+c again quits", m.view.ActiveTurn.TurnID)
 		return tea.Batch(call(m.src.Interrupt), expire)
 	case m.focus == focusComposer && !m.comp.empty():
 		m.comp.clear()
@@ -222,7 +222,11 @@ func (m *Model) respond(decision string) tea.Cmd {
 		m.setNotice("this approval does not offer "+decisionWords[decision], true)
 		return m.expireNotice()
 	}
-	m.setNotice(decisionDone[decision]+": "+termtext.VisibleLine(firstLine(a.Summary)), false)
+	turn := a.TurnID
+	if turn == "" && m.turnRunning() {
+		turn = m.view.ActiveTurn.TurnID
+	}
+	m.setTurnNotice(decisionDone[decision]+": "+termtext.VisibleLine(firstLine(a.Summary)), turn)
 	return tea.Batch(func() tea.Msg { src.Respond(a.ApprovalID, decision); return nil }, m.expireNotice())
 }
 

@@ -105,6 +105,7 @@ type Model struct {
 	notice        string
 	noticeBad     bool
 	noticeGen     int
+	noticeTurn    string // the notice is about this turn: it ends with it
 
 	initCmd tea.Cmd // what the first layout asked for (older history)
 
@@ -288,6 +289,7 @@ func (m *Model) pull() {
 	} else {
 		m.tr.loading = snap.HistoryLoading
 	}
+	m.endTurnNotice()
 	// Texts given back (unqueued, gave up) return to the composer, each once.
 	for i, r := range snap.Returned {
 		n := snap.ReturnedBase + uint64(i)
@@ -315,13 +317,25 @@ func (m *Model) setTheme(th themes.Theme) {
 	m.dirty = true
 }
 
+// online reports whether the picture is current (live, or catching up on
+// a working connection). Offline, nothing on screen pretends a turn is
+// progressing: no spinner, no elapsed time.
+func (m *Model) online() bool {
+	switch m.snap.Freshness.State {
+	case sync.Live, sync.Updating, "":
+		return true
+	}
+	return false
+}
+
 // animating reports whether something on screen moves with time: a
-// running turn (spinner, elapsed time) or a reconnect countdown.
+// running turn (spinner, elapsed time) while online, or a reconnect
+// countdown.
 func (m *Model) animating() bool {
 	if m.opts.Still {
 		return false
 	}
-	if m.view != nil && m.view.ActiveTurn != nil {
+	if m.turnRunning() && m.online() {
 		return true
 	}
 	return m.snap.Freshness.State == sync.Reconnecting
@@ -335,7 +349,7 @@ func (m *Model) startTicking() tea.Cmd {
 	}
 	m.ticking = true
 	d := 120 * time.Millisecond
-	if m.view == nil || m.view.ActiveTurn == nil {
+	if !m.turnRunning() || !m.online() {
 		d = 500 * time.Millisecond
 	}
 	return m.after(d, func(time.Time) tea.Msg { return tickMsg{} })
@@ -349,14 +363,42 @@ func (m *Model) spinner() string {
 }
 
 func (m *Model) setNotice(s string, bad bool) {
-	m.notice, m.noticeBad = s, bad
+	m.notice, m.noticeBad, m.noticeTurn = s, bad, ""
 	m.noticeGen++
 	m.dirty = true
 }
 
+// setTurnNotice sets a notice about turnID (approved, interrupting): it
+// is cleared when that turn is no longer the active one (noticeOutlived).
+func (m *Model) setTurnNotice(s, turnID string) {
+	m.setNotice(s, false)
+	m.noticeTurn = turnID
+}
+
 func (m *Model) clearNotice() {
-	m.notice = ""
+	m.notice, m.noticeTurn = "", ""
 	m.dirty = true
+}
+
+// endTurnNotice clears a notice whose turn has ended; an armed ctrl+c
+// keeps saying what is still true.
+func (m *Model) endTurnNotice() {
+	if !noticeOutlived(m.noticeTurn, m.view) {
+		return
+	}
+	m.clearNotice()
+	if m.quitArmed {
+		m.setNotice("ctrl+c again quits", false)
+	}
+}
+
+// noticeOutlived reports whether a notice about turnID outlived its turn:
+// the view's active turn is another one, or none.
+func noticeOutlived(turnID string, v *model.View) bool {
+	if turnID == "" || v == nil {
+		return false
+	}
+	return v.ActiveTurn == nil || v.ActiveTurn.TurnID != turnID
 }
 
 func (m *Model) expireNotice() tea.Cmd {
@@ -404,7 +446,10 @@ func (m *Model) refresh() tea.Cmd {
 		transH = 0
 	} else {
 		m.tr.width, m.tr.height = w, max(transH, 0)
-		m.tr.spinner = m.spinner()
+		m.tr.spinner = ""
+		if m.online() {
+			m.tr.spinner = m.spinner()
+		}
 		m.tr.layout()
 		body = m.tr.lines
 		cmd = m.maybeLoadOlder()
@@ -420,7 +465,7 @@ func (m *Model) refresh() tea.Cmd {
 	status := statusLine(m.theme, statusInput{
 		view: m.view, snap: m.snap, host: m.opts.Host, sessionID: m.opts.SessionID, now: m.now(),
 		spinner: m.spinnerIfActive(), position: m.tr.position(), notice: m.notice, noticeWarn: m.noticeBad,
-		focus: focusName, mouseOff: !m.mouse,
+		focus: focusName, mouseOff: !m.mouse, offline: !m.online(),
 	}, w)
 	var b strings.Builder
 	for _, l := range banners {
@@ -443,7 +488,7 @@ func (m *Model) refresh() tea.Cmd {
 }
 
 func (m *Model) spinnerIfActive() string {
-	if m.view != nil && m.view.ActiveTurn != nil {
+	if m.turnRunning() && m.online() {
 		return m.spinner()
 	}
 	return ""
