@@ -55,6 +55,7 @@ type KeyMap struct {
 	QuitT        key.Binding // q: quits
 	ClearSelect  key.Binding // esc (no running turn): clears the selection and focuses the composer
 	HelpClose    key.Binding // esc, q, ?: closes the help screen
+	ListScroll   key.Binding // up/k, down/j, pgup, pgdown, home/g, end/G: scrolls the help and diagnostics screens
 	PickerSelect key.Binding // enter: opens the highlighted session in the session picker
 	PickerNew    key.Binding // n: starts a new session from the session picker (agent hosts)
 }
@@ -107,6 +108,8 @@ func Default() KeyMap {
 		QuitT:        b(k("q"), "q", "quit"),
 		ClearSelect:  b(k("esc"), "esc", "back to composer"),
 		HelpClose:    b(k("esc", "q", "?", "f1"), "esc/q/?", "close help"),
+		ListScroll: b(k("up", "k", "down", "j", "pgup", "pgdown", "space", "home", "g", "end", "G"),
+			"↑/↓ pgup/pgdn", "scroll help, diagnostics (home/end too)"),
 		PickerSelect: b(k("enter"), "enter", "open session"),
 		PickerNew:    b(k("n"), "n", "new session (picker of an agent host)"),
 	}
@@ -122,7 +125,7 @@ func (m KeyMap) Groups() []Group {
 		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,
 			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.MouseTrackT,
 			m.RetryT, m.Compose, m.ClearSelect, m.QuitT}},
-		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.PickerSelect, m.PickerNew}},
+		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.ListScroll, m.PickerSelect, m.PickerNew}},
 	}
 }
 

@@ -531,8 +531,8 @@ func TestHelpListsEveryKey(t *testing.T) {
 	d.noScreen("close help")
 	// ? inside a non-empty composer types.
 	d.typeText("why?")
-	if d.m.showHelp || d.m.comp.value() != "why?" {
-		t.Fatalf("help %v composer %q", d.m.showHelp, d.m.comp.value())
+	if d.m.overlay != overlayNone || d.m.comp.value() != "why?" {
+		t.Fatalf("overlay %v composer %q", d.m.overlay, d.m.comp.value())
 	}
 }
 

@@ -25,10 +25,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.quitArmed = false
 		m.clearNotice()
 	}
-	if m.showHelp {
+	if m.overlay == overlayHelp {
 		if key.Matches(msg, km.HelpClose) {
-			m.showHelp = false
+			m.overlay = overlayNone
+			return nil
 		}
+		m.scrollOverlay(msg)
 		return nil
 	}
 	composing := m.focus == focusComposer
@@ -36,7 +38,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 	switch {
 	case key.Matches(msg, km.Help) && (!composing || emptyComposer || msg.String() == "f1"):
-		m.showHelp = true
+		m.overlay, m.overlayOff = overlayHelp, 0
 		return nil
 	case key.Matches(msg, km.FocusNext):
 		if composing {

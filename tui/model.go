@@ -91,7 +91,8 @@ type Model struct {
 
 	width, height int
 	focus         focusArea
-	showHelp      bool
+	overlay       overlay // help or diagnostics instead of the transcript
+	overlayOff    int     // the overlay's scroll offset
 	mouse         bool
 
 	framePending bool
@@ -229,11 +230,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.FocusMsg:
 		cmds = append(cmds, call(m.src.Focus))
 	case tea.PasteMsg:
-		m.showHelp = false
+		m.overlay = overlayNone
 		cmds = append(cmds, m.focusComposer(), m.comp.update(msg))
 		m.dirty = true
 	case tea.MouseWheelMsg:
-		if m.mouse && !m.showHelp {
+		if m.mouse && m.overlay != overlayNone {
+			m.scrollOverlay(msg)
+			m.dirty = true
+		} else if m.mouse {
 			switch msg.Button {
 			case tea.MouseWheelUp:
 				m.tr.scroll(-3)
@@ -243,7 +247,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.dirty = true
 		}
 	case tea.MouseClickMsg:
-		if m.mouse && !m.showHelp && msg.Button == tea.MouseLeft {
+		if m.mouse && m.overlay == overlayNone && msg.Button == tea.MouseLeft {
 			y := msg.Y - len(m.bannerLines())
 			if m.tr.selectAtLine(y) {
 				m.focusTranscript()
@@ -419,7 +423,7 @@ func (m *Model) focusTranscript() {
 }
 
 func (m *Model) bannerLines() []string {
-	if m.showHelp {
+	if m.overlay != overlayNone {
 		return nil
 	}
 	return bannerLines(m.theme, m.km, m.snap, m.now(), m.opts.OfferSessions, m.width)
@@ -434,17 +438,17 @@ func (m *Model) refresh() tea.Cmd {
 	m.comp.setWidth(w)
 	banners := m.bannerLines()
 	var approval []string
-	if !m.showHelp {
+	if m.overlay == overlayNone {
 		approval = approvalLines(m.theme, m.km, m.view, w)
 	}
 	compH := m.comp.height()
 	transH := h - len(banners) - len(approval) - compH - 1
 	var body []string
 	var cmd tea.Cmd
-	if m.showHelp {
-		body = helpLines(m.theme, m.km, w, h-compH-1)
-		transH = 0
-	} else {
+	switch m.overlay {
+	case overlayHelp:
+		body, m.overlayOff = pageLines(m.theme, helpTitle(m.theme, m.km), helpBody(m.theme, m.km, w), m.overlayOff, w, h-compH-1)
+	default:
 		m.tr.width, m.tr.height = w, max(transH, 0)
 		m.tr.spinner = ""
 		if m.online() {
