@@ -12,19 +12,20 @@ import "charm.land/bubbles/v2/key"
 // Default. A KeyMap is a plain value: copying it copies every binding.
 type KeyMap struct {
 	// Anywhere.
-	Quit       key.Binding // ctrl+c: interrupts a running turn, clears the composer, or quits when pressed twice
-	Help       key.Binding // ? (outside a non-empty composer) and f1: toggles the full key list
-	FocusNext  key.Binding // tab: moves focus between the composer and the transcript
-	Interrupt  key.Binding // esc: interrupts the running turn
-	PageUp     key.Binding // pgup: scrolls the transcript up a page
-	PageDown   key.Binding // pgdown: scrolls the transcript down a page
-	Retry      key.Binding // ctrl+r: retries syncing after a sync error
-	Approve    key.Binding // alt+a: approves the waiting tool call
-	Deny       key.Binding // alt+d: denies the waiting tool call
-	ApproveAll key.Binding // alt+s: approves it and the like of it for the session, when the agent offers that
-	Unqueue    key.Binding // alt+u: unqueues the selected or newest queued prompt
-	MouseTrack key.Binding // alt+m: releases or captures the mouse
-	Sessions   key.Binding // ctrl+o: leaves this session for the session picker (lookout attach)
+	Quit        key.Binding // ctrl+c: interrupts a running turn, clears the composer, or quits when pressed twice
+	Help        key.Binding // ? (outside a non-empty composer) and f1: toggles the full key list
+	Diagnostics key.Binding // ! (outside a non-empty composer) and f2: the diagnostics view (warnings, errors)
+	FocusNext   key.Binding // tab: moves focus between the composer and the transcript
+	Interrupt   key.Binding // esc: interrupts the running turn
+	PageUp      key.Binding // pgup: scrolls the transcript up a page
+	PageDown    key.Binding // pgdown: scrolls the transcript down a page
+	Retry       key.Binding // ctrl+r: retries syncing after a sync error
+	Approve     key.Binding // alt+a: approves the waiting tool call
+	Deny        key.Binding // alt+d: denies the waiting tool call
+	ApproveAll  key.Binding // alt+s: approves it and the like of it for the session, when the agent offers that
+	Unqueue     key.Binding // alt+u: unqueues the selected or newest queued prompt
+	MouseTrack  key.Binding // alt+m: releases or captures the mouse
+	Sessions    key.Binding // ctrl+o: leaves this session for the session picker (lookout attach)
 
 	// Composer (focused by default).
 	Send        key.Binding // enter: sends the prompt
@@ -54,7 +55,7 @@ type KeyMap struct {
 	Compose      key.Binding // i: focuses the composer
 	QuitT        key.Binding // q: quits
 	ClearSelect  key.Binding // esc (no running turn): clears the selection and focuses the composer
-	HelpClose    key.Binding // esc, q, ?: closes the help screen
+	HelpClose    key.Binding // esc, q, ?: closes the help screen (esc, q, ! the diagnostics view)
 	ListScroll   key.Binding // up/k, down/j, pgup, pgdown, home/g, end/G: scrolls the help and diagnostics screens
 	PickerSelect key.Binding // enter: opens the highlighted session in the session picker
 	PickerNew    key.Binding // n: starts a new session from the session picker (agent hosts)
@@ -67,19 +68,20 @@ func Default() KeyMap {
 	}
 	k := func(keys ...string) []string { return keys }
 	return KeyMap{
-		Quit:       b(k("ctrl+c"), "ctrl+c", "interrupt turn · clear · quit (twice)"),
-		Help:       b(k("?", "f1"), "?/f1", "all keys"),
-		FocusNext:  b(k("tab"), "tab", "focus composer/transcript"),
-		Interrupt:  b(k("esc"), "esc", "interrupt running turn"),
-		PageUp:     b(k("pgup"), "pgup", "page up"),
-		PageDown:   b(k("pgdown"), "pgdown", "page down"),
-		Retry:      b(k("ctrl+r"), "ctrl+r", "retry sync"),
-		Approve:    b(k("alt+a"), "alt+a", "approve tool"),
-		Deny:       b(k("alt+d"), "alt+d", "deny tool"),
-		ApproveAll: b(k("alt+s"), "alt+s", "approve for the session"),
-		Unqueue:    b(k("alt+u"), "alt+u", "unqueue prompt"),
-		MouseTrack: b(k("alt+m"), "alt+m", "release/capture mouse"),
-		Sessions:   b(k("ctrl+o"), "ctrl+o", "choose another session"),
+		Quit:        b(k("ctrl+c"), "ctrl+c", "interrupt turn · clear · quit (twice)"),
+		Help:        b(k("?", "f1"), "?/f1", "all keys"),
+		Diagnostics: b(k("!", "f2"), "!/f2", "diagnostics: warnings, errors"),
+		FocusNext:   b(k("tab"), "tab", "focus composer/transcript"),
+		Interrupt:   b(k("esc"), "esc", "interrupt running turn"),
+		PageUp:      b(k("pgup"), "pgup", "page up"),
+		PageDown:    b(k("pgdown"), "pgdown", "page down"),
+		Retry:       b(k("ctrl+r"), "ctrl+r", "retry sync"),
+		Approve:     b(k("alt+a"), "alt+a", "approve tool"),
+		Deny:        b(k("alt+d"), "alt+d", "deny tool"),
+		ApproveAll:  b(k("alt+s"), "alt+s", "approve for the session"),
+		Unqueue:     b(k("alt+u"), "alt+u", "unqueue prompt"),
+		MouseTrack:  b(k("alt+m"), "alt+m", "release/capture mouse"),
+		Sessions:    b(k("ctrl+o"), "ctrl+o", "choose another session"),
 
 		Send:        b(k("enter"), "enter", "send"),
 		Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
@@ -107,7 +109,7 @@ func Default() KeyMap {
 		Compose:     b(k("i"), "i", "write a prompt"),
 		QuitT:       b(k("q"), "q", "quit"),
 		ClearSelect: b(k("esc"), "esc", "back to composer"),
-		HelpClose:   b(k("esc", "q", "?", "f1"), "esc/q/?", "close help"),
+		HelpClose:   b(k("esc", "q", "?", "f1"), "esc/q/?", "close help (esc/q/! diagnostics)"),
 		ListScroll: b(k("up", "k", "down", "j", "pgup", "pgdown", "space", "home", "g", "end", "G"),
 			"↑/↓ pgup/pgdn", "scroll help, diagnostics (home/end too)"),
 		PickerSelect: b(k("enter"), "enter", "open session"),
@@ -119,7 +121,7 @@ func Default() KeyMap {
 // title and its bindings. The help screen and docs/keys.md use it.
 func (m KeyMap) Groups() []Group {
 	return []Group{
-		{Title: "Anywhere", Bindings: []key.Binding{m.Quit, m.Help, m.FocusNext, m.Interrupt, m.PageUp, m.PageDown,
+		{Title: "Anywhere", Bindings: []key.Binding{m.Quit, m.Help, m.Diagnostics, m.FocusNext, m.Interrupt, m.PageUp, m.PageDown,
 			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.MouseTrack, m.Sessions}},
 		{Title: "Composer", Bindings: []key.Binding{m.Send, m.Newline, m.HistoryPrev, m.HistoryNext, m.Top, m.Bottom}},
 		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,

@@ -416,7 +416,7 @@ func TestBanners(t *testing.T) {
 	})
 	d.pull()
 	d.wantScreen("Sync error: unknown session · ctrl+r to retry")
-	d.wantScreen("2 sync errors")
+	d.wantScreen("4 diagnostics") // connection refused, unknown session, 2 client errors
 	d.keys("ctrl+r")
 	if !hasCall(f, "retry") {
 		t.Fatalf("calls %v", f.Calls())

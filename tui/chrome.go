@@ -74,12 +74,16 @@ type statusInput struct {
 	focus      string
 	mouseOff   bool
 	offline    bool // the picture is not current: a running turn is only "when last seen"
+	// diagnostics counts the diagnostics log; diagErrors: some are errors.
+	diagnostics int
+	diagErrors  bool
 }
 
 // statusLine renders the one-line status bar. Every text in it that may
 // come from the host (title, warnings, turn errors) is one clean line
-// (termtext.Line).
-func statusLine(t themes.Theme, in statusInput, width int) string {
+// (termtext.Line). It also returns the cells [from, to) of the
+// diagnostics count, which a click opens ({0, 0} when not shown).
+func statusLine(t themes.Theme, in statusInput, width int) (string, [2]int) {
 	sep := t.Muted.Render(" · ")
 	var left []string
 	title := ""
@@ -105,16 +109,20 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 	if in.snap.Durability == "ephemeral" {
 		left = append(left, t.Warning.Render("ephemeral host"))
 	}
+	// The diagnostics count (it opens the view) before the newest warning,
+	// which is cut short: the view has it whole.
+	diagAt := -1
+	if c := diagnosticsCount(in.diagnostics); c != "" {
+		st := t.Warning
+		if in.diagErrors {
+			st = t.Error
+		}
+		diagAt = len(left)
+		left = append(left, st.Render(c))
+	}
 	if in.view != nil && len(in.view.Warnings) > 0 {
 		w := in.view.Warnings[len(in.view.Warnings)-1]
-		left = append(left, t.Warning.Render("⚠ "+termtext.Line(warningText(w))))
-	}
-	if n := len(in.snap.Errors); n > 0 {
-		word := " sync errors"
-		if n == 1 {
-			word = " sync error"
-		}
-		left = append(left, t.Error.Render(itoa(n)+word))
+		left = append(left, t.Warning.Render(ansi.Truncate(termtext.Line(warningText(w)), 48, "…")))
 	}
 	if u := sessionUsage(in.view); u != "" {
 		left = append(left, t.Muted.Render(u))
@@ -141,7 +149,15 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 		lw = ansi.StringWidth(l)
 	}
 	gap := max(1, width-lw-rw)
-	return fit(l+strings.Repeat(" ", gap)+r, width)
+	var click [2]int
+	if diagAt >= 0 {
+		from := ansi.StringWidth(strings.Join(left[:diagAt], sep))
+		if diagAt > 0 {
+			from += ansi.StringWidth(sep)
+		}
+		click = [2]int{min(from, lw), min(from+ansi.StringWidth(left[diagAt]), lw)}
+	}
+	return fit(l+strings.Repeat(" ", gap)+r, width), click
 }
 
 func turnState(t themes.Theme, in statusInput) string {

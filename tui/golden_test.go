@@ -145,6 +145,26 @@ var screenScenes = []screenScene{
 	{name: "help/80x24", width: 80, height: 24, build: func(f *fakeSource) { longSession(f, 1, 3) }, marker: "answer 3", keys: []string{"?"}, after: "Keys ·"},
 	{name: "help/60x20", width: 60, height: 20, build: func(f *fakeSource) { longSession(f, 1, 3) }, marker: "answer 3", keys: []string{"?"}, after: "Keys ·"},
 	{name: "help-scrolled/60x20", width: 60, height: 20, build: func(f *fakeSource) { longSession(f, 1, 3) }, marker: "answer 3", keys: []string{"?", "end"}, after: "↑ more"},
+	{name: "diagnostics/80x24", width: 80, height: 24, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
+	{name: "diagnostics/60x20", width: 60, height: 20, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
+}
+
+// diagnosticsSession has two model-request warnings (their turn still
+// running), client errors and a connection error.
+func diagnosticsSession(f *fakeSource) {
+	longSession(f, 1, 2)
+	f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
+	f.frame(model.MethodWarning, obj{"requestKind": "model", "code": "rate_limited", "message": "rate limited",
+		"retryable": true, "attempt": 1, "maxAttempts": 5, "willRetry": true, "turnId": "t1"})
+	f.frame(model.MethodWarning, obj{"requestKind": "model", "code": "overloaded", "message": "the model is overloaded; the request will be retried with a longer timeout and a smaller context window",
+		"retryable": true, "attempt": 2, "maxAttempts": 5, "willRetry": true, "turnId": "t1"})
+	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+		sn.Errors = []string{"upstream_frame_error: malformed frame: not valid JSON",
+			"unknown_item in item/delta (seq 260) item ghost field text: delta for an item never seen",
+			"approval/respond: the approval was already answered"}
+		sn.ErrorCount = 3
+		sn.Freshness = sync.Freshness{State: sync.Error, Err: "the host refused the token: no token was sent; give one with --token-file, $LOOKOUT_TOKEN or lookout auth login", Reason: sync.ReasonAuth}
+	})
 }
 
 // TestGoldenScreens renders whole screens at the sizes the issue names

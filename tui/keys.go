@@ -25,12 +25,23 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.quitArmed = false
 		m.clearNotice()
 	}
-	if m.overlay == overlayHelp {
+	switch m.overlay {
+	case overlayHelp:
 		if key.Matches(msg, km.HelpClose) {
 			m.overlay = overlayNone
 			return nil
 		}
 		m.scrollOverlay(msg)
+		return nil
+	case overlayDiagnostics:
+		switch {
+		case key.Matches(msg, km.Diagnostics) || msg.String() == "esc" || msg.String() == "q":
+			m.overlay = overlayNone
+		case key.Matches(msg, km.Help):
+			m.overlay, m.overlayOff = overlayHelp, 0
+		default:
+			m.scrollOverlay(msg)
+		}
 		return nil
 	}
 	composing := m.focus == focusComposer
@@ -39,6 +50,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, km.Help) && (!composing || emptyComposer || msg.String() == "f1"):
 		m.overlay, m.overlayOff = overlayHelp, 0
+		return nil
+	case key.Matches(msg, km.Diagnostics) && (!composing || emptyComposer || msg.String() == "f2"):
+		m.openDiagnostics()
 		return nil
 	case key.Matches(msg, km.FocusNext):
 		if composing {
@@ -314,4 +328,10 @@ func offers(a model.Approval, d string) bool {
 		return d == "approve" || d == "deny"
 	}
 	return slices.Contains(a.Options, d)
+}
+
+// openDiagnostics shows the diagnostics view at its end (the newest).
+func (m *Model) openDiagnostics() {
+	m.overlay, m.overlayOff = overlayDiagnostics, 1<<30
+	m.dirty = true
 }

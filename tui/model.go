@@ -93,6 +93,8 @@ type Model struct {
 	focus         focusArea
 	overlay       overlay // help or diagnostics instead of the transcript
 	overlayOff    int     // the overlay's scroll offset
+	diag          diagLog // every warning and error seen, for the diagnostics view
+	statusClick   [2]int  // the status bar's diagnostics count: cells [from, to)
 	mouse         bool
 
 	framePending bool
@@ -247,7 +249,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.dirty = true
 		}
 	case tea.MouseClickMsg:
-		if m.mouse && m.overlay == overlayNone && msg.Button == tea.MouseLeft {
+		if m.mouse && msg.Button == tea.MouseLeft && msg.Y == m.height-1 &&
+			msg.X >= m.statusClick[0] && msg.X < m.statusClick[1] {
+			m.openDiagnostics()
+		} else if m.mouse && m.overlay == overlayNone && msg.Button == tea.MouseLeft {
 			y := msg.Y - len(m.bannerLines())
 			if m.tr.selectAtLine(y) {
 				m.focusTranscript()
@@ -294,6 +299,7 @@ func (m *Model) pull() {
 		m.tr.loading = snap.HistoryLoading
 	}
 	m.endTurnNotice()
+	m.diag.observe(snap, m.now())
 	// Texts given back (unqueued, gave up) return to the composer, each once.
 	for i, r := range snap.Returned {
 		n := snap.ReturnedBase + uint64(i)
@@ -448,6 +454,9 @@ func (m *Model) refresh() tea.Cmd {
 	switch m.overlay {
 	case overlayHelp:
 		body, m.overlayOff = pageLines(m.theme, helpTitle(m.theme, m.km), helpBody(m.theme, m.km, w), m.overlayOff, w, h-compH-1)
+	case overlayDiagnostics:
+		body, m.overlayOff = pageLines(m.theme, diagnosticsTitle(m.theme, m.km, len(m.diag.entries)),
+			diagnosticsBody(m.theme, m.diag.entries, m.now(), w), m.overlayOff, w, h-compH-1)
 	default:
 		m.tr.width, m.tr.height = w, max(transH, 0)
 		m.tr.spinner = ""
@@ -466,10 +475,12 @@ func (m *Model) refresh() tea.Cmd {
 	if n := len(m.comp.history); n > 0 && m.comp.browsing() {
 		label = m.theme.Muted.Render("history " + itoa(m.comp.histIdx+1) + "/" + itoa(n) + " ")
 	}
-	status := statusLine(m.theme, statusInput{
+	var status string
+	status, m.statusClick = statusLine(m.theme, statusInput{
 		view: m.view, snap: m.snap, host: m.opts.Host, sessionID: m.opts.SessionID, now: m.now(),
 		spinner: m.spinnerIfActive(), position: m.tr.position(), notice: m.notice, noticeWarn: m.noticeBad,
 		focus: focusName, mouseOff: !m.mouse, offline: !m.online(),
+		diagnostics: len(m.diag.entries), diagErrors: m.diag.errors > 0,
 	}, w)
 	var b strings.Builder
 	for _, l := range banners {
