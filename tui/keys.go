@@ -57,9 +57,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.FocusNext):
 		if composing {
 			m.focusTranscript()
-			if _, ok := m.tr.selectedIndex(); !ok {
-				m.tr.move(-1)
-			}
+			m.tr.selectBottom()
 			return nil
 		}
 		return m.focusComposer()
@@ -211,7 +209,6 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Compose):
 		return m.focusComposer()
 	case key.Matches(msg, km.ClearSelect):
-		m.tr.hasSel = false
 		return m.focusComposer()
 	}
 	return nil

@@ -416,8 +416,12 @@ func (m *Model) expireNotice() tea.Cmd {
 	return m.after(4*time.Second, func(time.Time) tea.Msg { return noticeExpired{gen} })
 }
 
+// focusComposer gives the composer the keys. The transcript's selection
+// goes: the selection marker shows only while the transcript has focus
+// (tab selects the bottom visible row again).
 func (m *Model) focusComposer() tea.Cmd {
 	m.focus = focusComposer
+	m.tr.hasSel = false
 	m.dirty = true
 	return m.comp.focus()
 }

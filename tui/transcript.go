@@ -47,8 +47,9 @@ type transcript struct {
 	tailSig  tailSig
 
 	// Results of the last layout.
-	lines   []string
-	lineRow []int // virtual row index of each screen line
+	lines    []string
+	lineRow  []int  // virtual row index of each screen line
+	lineBody []bool // the line is a row's content (not its blank separator)
 	topV    int   // virtual index of the first visible line's row
 	topOff  int   // its offset inside that row's block
 	botV    int   // virtual index of the last visible row
@@ -195,7 +196,7 @@ func (t *transcript) setAnchor(v, off int) {
 // lines, each exactly t.width columns, scrollbar included).
 func (t *transcript) layout() {
 	h := t.height
-	t.lines, t.lineRow = t.lines[:0], t.lineRow[:0]
+	t.lines, t.lineRow, t.lineBody = t.lines[:0], t.lineRow[:0], t.lineBody[:0]
 	if h <= 0 || t.width <= 0 {
 		return
 	}
@@ -220,13 +221,50 @@ func (t *transcript) layout() {
 		v = max(v, 0)
 		t.collect(v, max(0, total-h), h)
 	}
+	if t.keepSelectionVisible() {
+		// Only the marker moved: the same window, drawn again.
+		t.collect(t.topV, t.topOff, h)
+	}
 	t.decorate()
+}
+
+// keepSelectionVisible moves a selection that the window left behind to
+// the nearest row on screen (the first when it was above, the last when
+// below), so that what y copies and where k starts is always in view. It
+// reports whether the selection moved.
+func (t *transcript) keepSelectionVisible() bool {
+	i, ok := t.selectedIndex()
+	if !ok {
+		return false
+	}
+	first, last, vis := t.visibleRows()
+	if !vis || (i >= first && i <= last) {
+		return false
+	}
+	if i < first {
+		i = first
+	} else {
+		i = last
+	}
+	t.sel = t.set.refOf(i)
+	return true
+}
+
+// selectBottom selects the bottom row with content on screen.
+func (t *transcript) selectBottom() {
+	if _, last, ok := t.visibleRows(); ok {
+		t.sel, t.hasSel = t.set.refOf(last), true
+		return
+	}
+	if n := len(t.set.rows); n > 0 {
+		t.sel, t.hasSel = t.set.refOf(n-1), true
+	}
 }
 
 // collect gathers up to h lines downward from (v, off), recording the
 // window's bounds. It reports whether the window was filled.
 func (t *transcript) collect(v, off, h int) bool {
-	t.lines, t.lineRow = t.lines[:0], t.lineRow[:0]
+	t.lines, t.lineRow, t.lineBody = t.lines[:0], t.lineRow[:0], t.lineBody[:0]
 	t.topV, t.topOff, t.atTop = v, off, v == 0 && off == 0
 	n := t.vcount()
 	cw := t.contentWidth()
@@ -235,6 +273,7 @@ func (t *transcript) collect(v, off, h int) bool {
 		if cv == 0 {
 			t.lines = append(t.lines, fit("  "+t.headerLine(), cw))
 			t.lineRow = append(t.lineRow, 0)
+			t.lineBody = append(t.lineBody, false)
 			continue
 		}
 		i := cv - 1
@@ -246,12 +285,14 @@ func (t *transcript) collect(v, off, h int) bool {
 				t.lines = append(t.lines, fit(ls[k-1], cw))
 			}
 			t.lineRow = append(t.lineRow, cv)
+			t.lineBody = append(t.lineBody, k > 0)
 		}
 	}
 	filled := len(t.lines) >= h
 	for len(t.lines) < h {
 		t.lines = append(t.lines, blank(cw))
 		t.lineRow = append(t.lineRow, -1)
+		t.lineBody = append(t.lineBody, false)
 	}
 	return filled
 }
@@ -428,11 +469,12 @@ func (t *transcript) reselect() {
 }
 
 // visibleRows returns the first and last row indexes (not virtual) with a
-// line on screen, from the last layout.
+// line of content on screen (a row whose only visible line is its blank
+// separator does not count), from the last layout.
 func (t *transcript) visibleRows() (first, last int, ok bool) {
 	first, last = -1, -1
-	for _, v := range t.lineRow {
-		if v >= 1 {
+	for k, v := range t.lineRow {
+		if v >= 1 && t.lineBody[k] {
 			if first < 0 {
 				first = v - 1
 			}
