@@ -46,14 +46,14 @@ type KeyMap struct {
 	BottomAlt    key.Binding // G: the bottom of the transcript
 	Toggle       key.Binding // enter, space: expands or collapses the selected item
 	Copy         key.Binding // y: copies the selected item (OSC 52)
-	ApproveT     key.Binding // a: approves the waiting tool call
-	DenyT        key.Binding // d: denies the waiting tool call
+	ApproveT     key.Binding // a: approves the waiting tool call (not while a draft waits: alt+a)
+	DenyT        key.Binding // d: denies the waiting tool call (not while a draft waits: alt+d)
 	ApproveAllT  key.Binding // s: approves it for the session, when the agent offers that
 	UnqueueT     key.Binding // u: unqueues the selected or newest queued prompt
 	MouseTrackT  key.Binding // m: releases or captures the mouse
 	RetryT       key.Binding // r: retries syncing after a sync error
 	Compose      key.Binding // i: focuses the composer
-	QuitT        key.Binding // q: quits
+	QuitT        key.Binding // q: quits (asks first while a draft waits)
 	ClearSelect  key.Binding // esc (no running turn): clears the selection and focuses the composer
 	HelpClose    key.Binding // esc, q, ?: closes the help screen (esc, q, ! the diagnostics view)
 	ListScroll   key.Binding // up/k, down/j, pgup, pgdown, home/g, end/G: scrolls the help and diagnostics screens
@@ -68,7 +68,7 @@ func Default() KeyMap {
 	}
 	k := func(keys ...string) []string { return keys }
 	return KeyMap{
-		Quit:        b(k("ctrl+c"), "ctrl+c", "interrupt turn · clear · quit (twice)"),
+		Quit:        b(k("ctrl+c"), "ctrl+c", "interrupt turn · clear draft · quit"),
 		Help:        b(k("?", "f1"), "?/f1", "all keys"),
 		Diagnostics: b(k("!", "f2"), "!/f2", "diagnostics: warnings, errors"),
 		FocusNext:   b(k("tab"), "tab", "focus composer/transcript"),
@@ -100,14 +100,14 @@ func Default() KeyMap {
 		BottomAlt:   b(k("G", "end"), "G/end", "bottom, follow"),
 		Toggle:      b(k("enter", "space"), "enter/space", "expand/collapse"),
 		Copy:        b(k("y"), "y", "copy item (OSC 52)"),
-		ApproveT:    b(k("a"), "a", "approve tool"),
-		DenyT:       b(k("d"), "d", "deny tool"),
-		ApproveAllT: b(k("s"), "s", "approve for the session"),
-		UnqueueT:    b(k("u"), "u", "unqueue prompt"),
+		ApproveT:    b(k("a"), "a", "approve tool (no draft waiting)"),
+		DenyT:       b(k("d"), "d", "deny tool (no draft waiting)"),
+		ApproveAllT: b(k("s"), "s", "approve for the session (no draft)"),
+		UnqueueT:    b(k("u"), "u", "unqueue prompt (no draft waiting)"),
 		MouseTrackT: b(k("m"), "m", "release/capture mouse"),
 		RetryT:      b(k("r"), "r", "retry sync"),
 		Compose:     b(k("i"), "i", "write a prompt"),
-		QuitT:       b(k("q"), "q", "quit"),
+		QuitT:       b(k("q"), "q", "quit (asks if a draft waits)"),
 		ClearSelect: b(k("esc"), "esc", "back to composer"),
 		HelpClose:   b(k("esc", "q", "?", "f1"), "esc/q/?", "close help (esc/q/! diagnostics)"),
 		ListScroll: b(k("up", "k", "down", "j", "pgup", "pgdown", "space", "home", "g", "end", "G"),

@@ -18,6 +18,17 @@ import (
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	km := m.km
 	m.dirty = true
+	if m.confirmQuit {
+		// Asked "discard the draft and quit?": y quits, any other key
+		// keeps the draft and does nothing else.
+		m.confirmQuit = false
+		m.clearNotice()
+		if msg.String() == "y" {
+			return tea.Quit
+		}
+		m.setNotice("kept the draft", false)
+		return m.expireNotice()
+	}
 	if key.Matches(msg, km.Quit) {
 		return m.ctrlC()
 	}
@@ -95,27 +106,51 @@ func (m *Model) page() int { return max(1, m.tr.height-2) }
 
 func (m *Model) turnRunning() bool { return m.view != nil && m.view.ActiveTurn != nil }
 
-// ctrlC: interrupt a running turn, else clear a draft, and arm quitting;
-// a second ctrl+c in a row quits.
+// ctrlC follows ctrlCStep: interrupt a running turn, then clear a draft
+// (into history), arming quitting; ctrl+c again with nothing left to lose
+// quits.
 func (m *Model) ctrlC() tea.Cmd {
-	if m.quitArmed {
+	step := ctrlCStep(m.quitArmed, m.turnRunning(), !m.comp.empty())
+	if step == ctrlCQuit {
 		return tea.Quit
 	}
 	m.quitArmed = true
 	m.quitGen++
 	gen := m.quitGen
 	expire := m.after(3*time.Second, func(time.Time) tea.Msg { return quitExpiredMsg{gen} })
-	switch {
-	case m.turnRunning():
-		m.setTurnNotice("interrupting · ctrl+c again quits", m.view.ActiveTurn.TurnID)
+	next := "quits"
+	if !m.comp.empty() && step != ctrlCClear {
+		next = "clears the draft"
+	}
+	switch step {
+	case ctrlCInterrupt:
+		m.setTurnNotice("interrupting · ctrl+c again "+next, m.view.ActiveTurn.TurnID)
 		return tea.Batch(call(m.src.Interrupt), expire)
-	case m.focus == focusComposer && !m.comp.empty():
+	case ctrlCClear:
+		m.comp.remember(m.comp.value())
 		m.comp.clear()
-		m.setNotice("draft cleared · ctrl+c again quits", false)
+		m.setNotice("draft cleared (↑ in the composer brings it back) · ctrl+c again quits", false)
 		return expire
 	}
 	m.setNotice("ctrl+c again quits", false)
 	return expire
+}
+
+// guarded runs a transcript letter's action through draftGate: with a
+// draft waiting, approving and unqueueing letters only say which
+// deliberate key does it, and q asks before discarding the draft.
+func (m *Model) guarded(action string, alt string, act func() tea.Cmd) tea.Cmd {
+	switch draftGate(action, !m.comp.empty()) {
+	case gateRefuse:
+		m.setNotice("a draft is waiting, so this letter does nothing · "+alt+" · "+
+			bindingKeys(m.km.Compose)+" returns to the draft", true)
+		return m.expireNotice()
+	case gateConfirm:
+		m.confirmQuit = true
+		m.setNotice("Discard the draft and quit? y quits · any other key keeps it", true)
+		return nil
+	}
+	return act()
 }
 
 func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -167,7 +202,7 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	km := m.km
 	switch {
 	case key.Matches(msg, km.QuitT):
-		return tea.Quit
+		return m.guarded("quit", "", func() tea.Cmd { return tea.Quit })
 	case key.Matches(msg, km.SelectPrev):
 		m.tr.move(-1)
 	case key.Matches(msg, km.SelectNext):
@@ -195,13 +230,14 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Copy):
 		return m.copySelected()
 	case key.Matches(msg, km.ApproveT):
-		return m.respond("approve")
+		return m.guarded("approve", bindingKeys(km.Approve)+" approves", func() tea.Cmd { return m.respond("approve") })
 	case key.Matches(msg, km.DenyT):
-		return m.respond("deny")
+		return m.guarded("deny", bindingKeys(km.Deny)+" denies", func() tea.Cmd { return m.respond("deny") })
 	case key.Matches(msg, km.ApproveAllT):
-		return m.respond("approveForSession")
+		return m.guarded("approveForSession", bindingKeys(km.ApproveAll)+" approves for the session",
+			func() tea.Cmd { return m.respond("approveForSession") })
 	case key.Matches(msg, km.UnqueueT):
-		return m.unqueue()
+		return m.guarded("unqueue", bindingKeys(km.Unqueue)+" unqueues", m.unqueue)
 	case key.Matches(msg, km.MouseTrackT):
 		return m.toggleMouse()
 	case key.Matches(msg, km.RetryT):

@@ -105,6 +105,7 @@ type Model struct {
 	quitArmed     bool
 	quitGen       int
 	switchSession bool // the user asked for the session picker
+	confirmQuit   bool // "discard the draft and quit?" is asked
 	notice        string
 	noticeBad     bool
 	noticeGen     int
@@ -478,6 +479,16 @@ func (m *Model) refresh() tea.Cmd {
 	label := m.theme.Muted.Render("prompt ")
 	if n := len(m.comp.history); n > 0 && m.comp.browsing() {
 		label = m.theme.Muted.Render("history " + itoa(m.comp.histIdx+1) + "/" + itoa(n) + " ")
+	}
+	if m.focus == focusTranscript {
+		// Focus is visible where the user types: the rule says the keys
+		// now go to the transcript, and how to get back.
+		back := bindingKeys(m.km.Compose) + "/esc"
+		what := "▲ transcript focused · " + back + " back to the prompt "
+		if !m.comp.empty() {
+			what = "▲ transcript focused · draft kept · " + back + " back to it "
+		}
+		label = m.theme.Accent.Bold(true).Render(what)
 	}
 	var status string
 	status, m.statusClick = statusLine(m.theme, statusInput{

@@ -50,10 +50,10 @@ type transcript struct {
 	lines    []string
 	lineRow  []int  // virtual row index of each screen line
 	lineBody []bool // the line is a row's content (not its blank separator)
-	topV    int   // virtual index of the first visible line's row
-	topOff  int   // its offset inside that row's block
-	botV    int   // virtual index of the last visible row
-	atTop   bool  // the header line is on screen
+	topV     int    // virtual index of the first visible line's row
+	topOff   int    // its offset inside that row's block
+	botV     int    // virtual index of the last visible row
+	atTop    bool   // the header line is on screen
 }
 
 type tailSig struct {
