@@ -285,6 +285,12 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 					return true, &exitError{code: exitTurnFailed, err: fmt.Errorf("the host rejected the prompt: %s", r.Detail)}
 				case model.RetiredUnqueued:
 					return true, &exitError{code: exitTurnFailed, err: errors.New("the prompt was unqueued before it ran")}
+				case model.RetiredLaunchFailed:
+					msg := "the turn failed to launch"
+					if r.Detail != "" {
+						msg += ": " + r.Detail
+					}
+					return true, &exitError{code: exitTurnFailed, err: errors.New(msg)}
 				default:
 					return true, &exitError{code: exitTurnFailed, err: fmt.Errorf("the turn failed to launch (%s)", r.Reason)}
 				}

@@ -141,3 +141,12 @@ func TestCLIReportsClientErrorsOnStderr(t *testing.T) {
 		})
 	}
 }
+
+// send says why a turn failed to launch, in the host's words.
+func TestSendLaunchFailureSaysWhy(t *testing.T) {
+	h := cliHost(t)
+	_, errText, code := runCLIErr(t, "send", h.URL(), "--token="+h.Token(), "--session", h.DefaultSessionID(), "launch fail now")
+	if code != exitTurnFailed || !strings.Contains(errText, "the turn failed to launch: the demo agent was asked to fail its launch") {
+		t.Fatalf("exit %d: %s", code, errText)
+	}
+}

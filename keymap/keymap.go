@@ -26,6 +26,7 @@ type KeyMap struct {
 	Unqueue     key.Binding // alt+u: unqueues the selected or newest queued prompt
 	MouseTrack  key.Binding // alt+m: releases or captures the mouse
 	Sessions    key.Binding // ctrl+o: leaves this session for the session picker (lookout attach)
+	TakeBack    key.Binding // alt+e: puts the newest failed prompt's text back in the composer
 
 	// Composer (focused by default).
 	Send        key.Binding // enter: sends the prompt
@@ -50,6 +51,7 @@ type KeyMap struct {
 	DenyT        key.Binding // d: denies the waiting tool call (not while a draft waits: alt+d)
 	ApproveAllT  key.Binding // s: approves it for the session, when the agent offers that
 	UnqueueT     key.Binding // u: unqueues the selected or newest queued prompt
+	TakeBackT    key.Binding // e: puts the selected (or newest) failed prompt's text back in the composer
 	MouseTrackT  key.Binding // m: releases or captures the mouse
 	RetryT       key.Binding // r: retries syncing after a sync error
 	Compose      key.Binding // i: focuses the composer
@@ -82,6 +84,7 @@ func Default() KeyMap {
 		Unqueue:     b(k("alt+u"), "alt+u", "unqueue prompt"),
 		MouseTrack:  b(k("alt+m"), "alt+m", "release/capture mouse"),
 		Sessions:    b(k("ctrl+o"), "ctrl+o", "choose another session"),
+		TakeBack:    b(k("alt+e"), "alt+e", "failed prompt back to the composer"),
 
 		Send:        b(k("enter"), "enter", "send"),
 		Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
@@ -104,6 +107,7 @@ func Default() KeyMap {
 		DenyT:       b(k("d"), "d", "deny tool (no draft waiting)"),
 		ApproveAllT: b(k("s"), "s", "approve for the session (no draft)"),
 		UnqueueT:    b(k("u"), "u", "unqueue prompt (no draft waiting)"),
+		TakeBackT:   b(k("e"), "e", "failed prompt back to the composer"),
 		MouseTrackT: b(k("m"), "m", "release/capture mouse"),
 		RetryT:      b(k("r"), "r", "retry sync"),
 		Compose:     b(k("i"), "i", "write a prompt"),
@@ -122,10 +126,10 @@ func Default() KeyMap {
 func (m KeyMap) Groups() []Group {
 	return []Group{
 		{Title: "Anywhere", Bindings: []key.Binding{m.Quit, m.Help, m.Diagnostics, m.FocusNext, m.Interrupt, m.PageUp, m.PageDown,
-			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.MouseTrack, m.Sessions}},
+			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.TakeBack, m.MouseTrack, m.Sessions}},
 		{Title: "Composer", Bindings: []key.Binding{m.Send, m.Newline, m.HistoryPrev, m.HistoryNext, m.Top, m.Bottom}},
 		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,
-			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.MouseTrackT,
+			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.TakeBackT, m.MouseTrackT,
 			m.RetryT, m.Compose, m.ClearSelect, m.QuitT}},
 		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.ListScroll, m.PickerSelect, m.PickerNew}},
 	}

@@ -83,9 +83,10 @@ type Snapshot struct {
 	// the replica cache's range painted before the network answers).
 	View      *model.View
 	Freshness Freshness
-	// Returned holds the most recent retirements whose text goes back to
-	// the composer (r.Reason.ReturnsText(): unqueued, gave up), oldest
-	// first, at most 32. They are numbered: Returned[i] has number
+	// Returned holds the most recent retirements whose text is the user's
+	// to take back (GivesBack): unqueued and gave up (r.Reason.ReturnsText:
+	// back to the composer), rejected and launch failed (Detail says why:
+	// shown as a failed entry), oldest first, at most 32. They are numbered: Returned[i] has number
 	// ReturnedBase+i, numbers start at 1 and never repeat, so a consumer
 	// that remembers the highest number it took takes each exactly once.
 	Returned     []model.Retirement

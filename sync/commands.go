@@ -64,6 +64,7 @@ func (l *loopState) onSubmitted(cid string, cs *cmdState, res json.RawMessage, r
 			l.scheduleSubmitRetry(cid, cs, "malformed turn/submit result")
 			return
 		}
+		l.noteLaunch(cid, r.TurnID) // the turn may have failed before the answer
 		l.st.Ack(cid, r.Status, r.TurnID)
 		return
 	}
@@ -182,6 +183,9 @@ func (l *loopState) sendReplay(cid string) {
 				detail := act.Detail
 				if act.Retire == model.RetiredJoined {
 					detail = act.ItemID
+				}
+				if act.Retire == model.RetiredLaunchFailed {
+					l.noteLaunch(cid, p.TurnID)
 				}
 				l.st.Retire(cid, act.Retire, detail)
 			case act.Resubmit:

@@ -95,6 +95,7 @@ type loopState struct {
 
 	errors       []string
 	errorCount   uint64
+	launchWhy    map[string]string // commandId -> why its turn failed to launch (failed.go)
 	returned     []model.Retirement
 	returnedBase uint64
 
@@ -515,12 +516,19 @@ func (l *loopState) apply(ev *model.Event) {
 		l.st.Pass(ev)
 		return
 	}
+	var failing []string
+	if ev.Method == model.MethodTurnCompleted && ev.Status == model.StatusFailed {
+		failing = l.pendingOfTurn(ev.TurnID)
+	}
 	if err := l.st.Apply(ev); err != nil {
 		l.addError(err.Error())
 		if ev.Durable {
 			l.st.Pass(ev)
 		}
 		return
+	}
+	for _, cid := range failing {
+		l.noteLaunch(cid, ev.TurnID)
 	}
 	l.dirty = true
 	l.painted = false
@@ -906,13 +914,16 @@ func (l *loopState) takeRetirements() {
 	if len(rs) == 0 {
 		return
 	}
+	for i := range rs {
+		l.launchDetail(&rs[i])
+	}
 	l.c.recordSettled(rs)
 	for _, r := range rs {
 		delete(l.cmds, r.CommandID)
 		if r.Reason == model.RetiredRejected {
 			l.addError("prompt rejected: " + r.Detail)
 		}
-		if r.Reason.ReturnsText() {
+		if GivesBack(r.Reason) {
 			l.returned = append(l.returned, r)
 		}
 	}

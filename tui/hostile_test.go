@@ -113,6 +113,16 @@ func TestHostileChrome(t *testing.T) {
 		d = newDriver(t, 600, 12, Options{Source: f})
 		checkHostile(t, c, d, "turn error")
 
+		// A prompt whose launch failed, with the host's reason, as a row.
+		f = newFake(t)
+		d = newDriver(t, 300, 20, Options{Source: f})
+		d.typeText("go")
+		d.keys("enter")
+		f.frame(model.MethodTurnCompleted, obj{"turnId": "t9", "status": "failed", "error": obj{"code": "x", "message": s}})
+		f.edit(func(_ *sync.Snapshot, st *model.State) { st.Ack("c1", "started", "t9") })
+		d.pull()
+		checkHostile(t, c, d, "failed prompt")
+
 		f = newFake(t)
 		f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
 		f.item(started, obj{"itemId": "tool", "kind": "toolCall", "status": "waitingUser", "toolName": s, "input": obj{"command": s}})

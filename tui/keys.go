@@ -95,6 +95,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.toggleMouse()
 	case key.Matches(msg, km.Sessions):
 		return m.chooseSession()
+	case key.Matches(msg, km.TakeBack):
+		return m.takeBack()
 	}
 	if composing {
 		return m.composerKey(msg)
@@ -238,6 +240,8 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 			func() tea.Cmd { return m.respond("approveForSession") })
 	case key.Matches(msg, km.UnqueueT):
 		return m.guarded("unqueue", bindingKeys(km.Unqueue)+" unqueues", m.unqueue)
+	case key.Matches(msg, km.TakeBackT):
+		return m.takeBack()
 	case key.Matches(msg, km.MouseTrackT):
 		return m.toggleMouse()
 	case key.Matches(msg, km.RetryT):

@@ -84,7 +84,10 @@ type Model struct {
 	snap    sync.Snapshot
 	viewGen uint64
 	view    *model.View
-	taken   uint64 // highest Returned number moved into the composer
+	taken   uint64 // highest Returned number taken (composer or failed row)
+
+	failed   []failedPrompt                // prompts the host did not run, shown as rows (failed.go)
+	pendSeen map[string]model.PendingEntry // this client's pending prompts in the last View
 
 	tr   *transcript
 	comp composer
@@ -147,7 +150,8 @@ func New(opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{opts: opts, src: opts.Source, theme: th, auto: name == "auto", mouse: !opts.NoMouse}
+	m := &Model{opts: opts, src: opts.Source, theme: th, auto: name == "auto", mouse: !opts.NoMouse,
+		pendSeen: map[string]model.PendingEntry{}}
 	m.now = opts.Now
 	if m.now == nil {
 		m.now = time.Now
@@ -163,6 +167,7 @@ func New(opts Options) (*Model, error) {
 	m.after = tea.Tick
 	m.r = render.New(th)
 	m.tr = newTranscript(m.r, th)
+	m.tr.failHint = bindingKeys(m.km.TakeBackT) + " (" + bindingKeys(m.km.TakeBack) + " anywhere) puts it back in the composer"
 	m.comp = newComposer(m.km, th)
 	if opts.Draft != "" {
 		m.comp.setValue(opts.Draft)
@@ -301,22 +306,7 @@ func (m *Model) pull() {
 	}
 	m.endTurnNotice()
 	m.diag.observe(snap, m.now())
-	// Texts given back (unqueued, gave up) return to the composer, each once.
-	for i, r := range snap.Returned {
-		n := snap.ReturnedBase + uint64(i)
-		if n <= m.taken {
-			continue
-		}
-		m.taken = n
-		if r.Reason.ReturnsText() {
-			m.comp.restore(r.Text)
-			why := "unqueued"
-			if r.Reason == model.RetiredGaveUp {
-				why = "could not be sent"
-			}
-			m.setNotice("prompt "+why+": back in the composer", r.Reason == model.RetiredGaveUp)
-		}
-	}
+	m.takeReturned(snap)
 }
 
 func (m *Model) setTheme(th themes.Theme) {

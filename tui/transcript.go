@@ -42,6 +42,12 @@ type transcript struct {
 
 	pendCache map[string]pendCacheEntry
 
+	// failed are the UI's failed prompts (failed.go), placed like pending
+	// entries; failHint says how to take one back.
+	failed   []model.PendingEntry
+	failNote map[string]failedPrompt
+	failHint string
+
 	// newBelow is set when rows changed at the bottom while not following.
 	newBelow bool
 	tailSig  tailSig
@@ -76,7 +82,7 @@ func (t *transcript) vcount() int { return len(t.set.rows) + 1 }
 
 // setView rebuilds the rows from a new View.
 func (t *transcript) setView(v *model.View, loading bool) {
-	t.set.build(v)
+	t.set.build(v, t.failed)
 	t.hasOlder, t.loading = v.HasOlder, loading
 	sig := tailSig{n: len(t.set.rows)}
 	if n := len(t.set.rows); n > 0 {
@@ -92,6 +98,17 @@ func (t *transcript) setView(v *model.View, loading bool) {
 		t.newBelow = true
 	}
 	t.tailSig = sig
+}
+
+// setFailed replaces the failed prompts shown (rows are rebuilt by the
+// next setView).
+func (t *transcript) setFailed(fs []failedPrompt) {
+	t.failed = t.failed[:0]
+	t.failNote = make(map[string]failedPrompt, len(fs))
+	for _, f := range fs {
+		t.failed = append(t.failed, f.entry)
+		t.failNote[f.entry.CommandID] = f
+	}
 }
 
 // rowLines returns row i's rendered lines (cached by the renderer).
@@ -341,7 +358,12 @@ func (t *transcript) pendingLines(p model.PendingEntry, w int) []string {
 	if c, ok := t.pendCache[p.CommandID]; ok && c.key == key {
 		return c.lines
 	}
-	ls := t.r.Pending(p, w)
+	var ls []string
+	if f, ok := t.failNote[p.CommandID]; ok && p.Status == pendingFailed {
+		ls = t.r.FailedPrompt(p, f.verdict, f.reason, t.failHint, w)
+	} else {
+		ls = t.r.Pending(p, w)
+	}
 	if sel {
 		ls = append([]string(nil), ls...)
 		for i, l := range ls {
