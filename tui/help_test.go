@@ -88,3 +88,41 @@ func TestLayoutColumns(t *testing.T) {
 		}
 	}
 }
+
+// pageLines gives exactly height lines at any height, scrolled or not.
+func TestPageLinesHeight(t *testing.T) {
+	body := []string{"a", "b", "c", "d", "e", "f"}
+	th := newDriver(t, 20, 10, Options{Source: newFake(t)}).m.theme
+	for h := 0; h <= 10; h++ {
+		for _, off := range []int{0, 2, 100} {
+			out, got := pageLines(th, "title", body, off, 20, h)
+			if len(out) != h {
+				t.Fatalf("height %d off %d: %d lines", h, off, len(out))
+			}
+			if got < 0 || got > len(body) {
+				t.Fatalf("height %d: offset %d", h, got)
+			}
+		}
+	}
+	out, off := pageLines(th, "title", body, 100, 20, 6)
+	if off != 3 || !strings.Contains(out[5], "↑ more") || !strings.Contains(out[4], "f") {
+		t.Fatalf("scrolled to the end: off %d %q", off, out)
+	}
+}
+
+// Help and diagnostics keep the screen's height and width at any size.
+func TestOverlaysFitSmallScreens(t *testing.T) {
+	for _, k := range []string{"?", "f2"} {
+		f := newFake(t)
+		longSession(f, 1, 3)
+		d := newDriver(t, 60, 20, Options{Source: f})
+		d.keys(k)
+		for _, sz := range [][2]int{{60, 4}, {40, 6}, {30, 9}, {20, 12}, {60, 20}} {
+			d.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			if n := len(d.lines()); n != sz[1] {
+				t.Fatalf("%s at %dx%d: %d lines", k, sz[0], sz[1], n)
+			}
+			checkWidths(t, d, sz[0])
+		}
+	}
+}

@@ -36,19 +36,19 @@ func pageLines(t themes.Theme, title string, body []string, off, width, height i
 	}
 	out = append(out, blank(width))
 	room := height - 2
-	if len(body) > room {
-		room-- // the scroll line
+	scroll := len(body) > room && room >= 2 // room for a line of body and the scroll line
+	if scroll {
+		room--
 	}
-	room = max(room, 0)
 	maxOff := max(0, len(body)-room)
 	off = min(max(off, 0), maxOff)
 	for i := off; i < off+room && i < len(body); i++ {
 		out = append(out, fit(body[i], width))
 	}
-	for len(out) < height-1 {
+	for len(out) < height && !(scroll && len(out) == height-1) {
 		out = append(out, blank(width))
 	}
-	if len(body) > height-2 {
+	if scroll {
 		var parts []string
 		if off > 0 {
 			parts = append(parts, "↑ more")
@@ -59,8 +59,6 @@ func pageLines(t themes.Theme, title string, body []string, off, width, height i
 		parts = append(parts, "lines "+itoa(off+1)+"–"+itoa(min(off+room, len(body)))+" of "+itoa(len(body)),
 			"↑/↓ pgup/pgdn")
 		out = append(out, fit("  "+t.Muted.Render(strings.Join(parts, " · ")), width))
-	} else if len(out) < height {
-		out = append(out, blank(width))
 	}
 	return out, off
 }
