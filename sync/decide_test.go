@@ -253,4 +253,9 @@ func TestPickSession(t *testing.T) {
 	if got := pickSession(nil); got != "" {
 		t.Fatalf("empty list: %q", got)
 	}
+	// By time, not by text: "…00Z" sorts after "…00.5Z" as text.
+	ss = []SessionInfo{{SessionID: "half", UpdatedAt: "2026-03-01T00:00:00.5Z"}, {SessionID: "whole", UpdatedAt: "2026-03-01T00:00:00Z"}}
+	if got := pickSession(ss); got != "half" {
+		t.Fatalf("pickSession = %q, want half (the newer)", got)
+	}
 }
