@@ -71,7 +71,6 @@ type statusInput struct {
 	position   string
 	notice     string
 	noticeWarn bool
-	focus      string
 	mouseOff   bool
 	offline    bool // the picture is not current: a running turn is only "when last seen"
 	// diagnostics counts the diagnostics log; diagErrors: some are errors.
@@ -96,6 +95,11 @@ func statusLine(t themes.Theme, in statusInput, width int) (string, [2]int) {
 	}
 	if title == "" {
 		title = "no session"
+	}
+	if in.notice != "" {
+		// A notice is short-lived and says what a key just did or needs:
+		// the title gives it room.
+		title = ansi.Truncate(title, max(12, width/4), "…")
 	}
 	left = append(left, t.StatusKey.Render(title))
 	if in.notice != "" {
@@ -136,9 +140,6 @@ func statusLine(t themes.Theme, in statusInput, width int) (string, [2]int) {
 	}
 	if in.mouseOff {
 		right = append(right, t.Warning.Render("mouse released"))
-	}
-	if in.focus != "" {
-		right = append(right, t.Muted.Render(in.focus))
 	}
 	right = append(right, t.StatusKey.Render("?")+t.Muted.Render(" keys"))
 	l := strings.Join(left, sep)

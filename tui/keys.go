@@ -141,15 +141,16 @@ func (m *Model) ctrlC() tea.Cmd {
 // guarded runs a transcript letter's action through draftGate: with a
 // draft waiting, approving and unqueueing letters only say which
 // deliberate key does it, and q asks before discarding the draft.
-func (m *Model) guarded(action string, alt string, act func() tea.Cmd) tea.Cmd {
+func (m *Model) guarded(action, letter, alt string, act func() tea.Cmd) tea.Cmd {
 	switch draftGate(action, !m.comp.empty()) {
 	case gateRefuse:
-		m.setNotice("a draft is waiting, so this letter does nothing · "+alt+" · "+
-			bindingKeys(m.km.Compose)+" returns to the draft", true)
+		// Most important first: the status bar may cut the end.
+		m.setNotice(alt+" ("+letter+" is off while a draft waits)", true)
 		return m.expireNotice()
 	case gateConfirm:
+		// Asked on the composer's rule, where the answer is typed.
 		m.confirmQuit = true
-		m.setNotice("Discard the draft and quit? y quits · any other key keeps it", true)
+		m.clearNotice()
 		return nil
 	}
 	return act()
@@ -204,7 +205,7 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	km := m.km
 	switch {
 	case key.Matches(msg, km.QuitT):
-		return m.guarded("quit", "", func() tea.Cmd { return tea.Quit })
+		return m.guarded("quit", "q", "", func() tea.Cmd { return tea.Quit })
 	case key.Matches(msg, km.SelectPrev):
 		m.tr.move(-1)
 	case key.Matches(msg, km.SelectNext):
@@ -232,14 +233,14 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Copy):
 		return m.copySelected()
 	case key.Matches(msg, km.ApproveT):
-		return m.guarded("approve", bindingKeys(km.Approve)+" approves", func() tea.Cmd { return m.respond("approve") })
+		return m.guarded("approve", msg.String(), bindingKeys(km.Approve)+" approves", func() tea.Cmd { return m.respond("approve") })
 	case key.Matches(msg, km.DenyT):
-		return m.guarded("deny", bindingKeys(km.Deny)+" denies", func() tea.Cmd { return m.respond("deny") })
+		return m.guarded("deny", msg.String(), bindingKeys(km.Deny)+" denies", func() tea.Cmd { return m.respond("deny") })
 	case key.Matches(msg, km.ApproveAllT):
-		return m.guarded("approveForSession", bindingKeys(km.ApproveAll)+" approves for the session",
+		return m.guarded("approveForSession", msg.String(), bindingKeys(km.ApproveAll)+" approves for the session",
 			func() tea.Cmd { return m.respond("approveForSession") })
 	case key.Matches(msg, km.UnqueueT):
-		return m.guarded("unqueue", bindingKeys(km.Unqueue)+" unqueues", m.unqueue)
+		return m.guarded("unqueue", msg.String(), bindingKeys(km.Unqueue)+" unqueues", m.unqueue)
 	case key.Matches(msg, km.TakeBackT):
 		return m.takeBack()
 	case key.Matches(msg, km.MouseTrackT):

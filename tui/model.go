@@ -462,15 +462,14 @@ func (m *Model) refresh() tea.Cmd {
 		body = m.tr.lines
 		cmd = m.maybeLoadOlder()
 	}
-	focusName := ""
-	if m.focus == focusTranscript {
-		focusName = "transcript"
-	}
 	label := m.theme.Muted.Render("prompt ")
 	if n := len(m.comp.history); n > 0 && m.comp.browsing() {
 		label = m.theme.Muted.Render("history " + itoa(m.comp.histIdx+1) + "/" + itoa(n) + " ")
 	}
-	if m.focus == focusTranscript {
+	switch {
+	case m.confirmQuit:
+		label = m.theme.Warning.Bold(true).Render("Discard the draft and quit? y quits · any other key keeps it ")
+	case m.focus == focusTranscript:
 		// Focus is visible where the user types: the rule says the keys
 		// now go to the transcript, and how to get back.
 		back := bindingKeys(m.km.Compose) + "/esc"
@@ -484,7 +483,7 @@ func (m *Model) refresh() tea.Cmd {
 	status, m.statusClick = statusLine(m.theme, statusInput{
 		view: m.view, snap: m.snap, host: m.opts.Host, sessionID: m.opts.SessionID, now: m.now(),
 		spinner: m.spinnerIfActive(), position: m.tr.position(), notice: m.notice, noticeWarn: m.noticeBad,
-		focus: focusName, mouseOff: !m.mouse, offline: !m.online(),
+		mouseOff: !m.mouse, offline: !m.online(),
 		diagnostics: len(m.diag.entries), diagErrors: m.diag.errors > 0,
 	}, w)
 	var b strings.Builder
