@@ -215,7 +215,8 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 		CacheDir: "-",
 	}
 	if agent.isDemo() {
-		return runUI(ctx, ui, opts, "embedded host "+h.Addr(), log)
+		_, err := runUI(ctx, ui, opts, "embedded host "+h.Addr(), log, uiExtras{})
+		return err
 	}
 	return runAttach(ctx, ui, opts, attachChoice{offerNew: true, hostName: agent.name + " on " + h.Addr()})
 }
@@ -229,7 +230,9 @@ type attachChoice struct {
 	hostName string
 }
 
-// runAttach attaches to a host, offering a picker when no session is named.
+// runAttach attaches to a host, offering a picker when no session is
+// named. The UI can ask for the picker again (ctrl+o: another session, or
+// the named one does not exist); the draft goes along.
 func runAttach(ctx context.Context, ui uiFlags, opts sync.Options, choice attachChoice) error {
 	log, closer, err := ui.logger()
 	if err != nil {
@@ -247,45 +250,53 @@ func runAttach(ctx context.Context, ui uiFlags, opts sync.Options, choice attach
 			hostName = u.Host
 		}
 	}
-	if opts.SessionID == "" {
-		lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-		sessions, err := sync.ListSessions(lctx, opts)
-		cancel()
-		if err != nil {
-			// Same exit codes as `lookout sessions`: 3 refused, 5 unreachable.
-			return classifyListErr(fmt.Errorf("list the host's sessions: %w", err))
+	var draft string
+	for {
+		if opts.SessionID == "" {
+			id, err := chooseSession(ctx, ui, opts, choice, hostName)
+			if err != nil || id == "" {
+				return err
+			}
+			opts.SessionID = id
 		}
-		switch {
-		case len(sessions) == 0 && choice.offerNew:
-			if opts.SessionID, err = createSession(ctx, opts); err != nil {
-				return err
-			}
-		case len(sessions) == 0:
-			return errors.New("the host has no sessions")
-		default:
-			p, err := tui.NewPicker(sessions, hostName, ui.theme)
-			if err != nil {
-				return err
-			}
-			if choice.offerNew {
-				p.OfferNew()
-			}
-			if _, err := tea.NewProgram(p, tea.WithContext(ctx)).Run(); err != nil {
-				return err
-			}
-			switch {
-			case p.NewChosen():
-				if opts.SessionID, err = createSession(ctx, opts); err != nil {
-					return err
-				}
-			case p.Chosen() == "":
-				return nil
-			default:
-				opts.SessionID = p.Chosen()
-			}
+		res, err := runUI(ctx, ui, opts, hostName, log, uiExtras{offerSessions: true, draft: draft})
+		if err != nil || !res.switchSession {
+			return err
 		}
+		opts.SessionID, draft = "", res.draft
 	}
-	return runUI(ctx, ui, opts, hostName, log)
+}
+
+// chooseSession lists the host's sessions and lets the user pick one (or
+// start one, choice.offerNew). "" with no error: the user cancelled.
+func chooseSession(ctx context.Context, ui uiFlags, opts sync.Options, choice attachChoice, hostName string) (string, error) {
+	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	sessions, err := sync.ListSessions(lctx, opts)
+	cancel()
+	if err != nil {
+		// Same exit codes as `lookout sessions`: 3 refused, 5 unreachable.
+		return "", classifyListErr(fmt.Errorf("list the host's sessions: %w", err))
+	}
+	switch {
+	case len(sessions) == 0 && choice.offerNew:
+		return createSession(ctx, opts)
+	case len(sessions) == 0:
+		return "", errors.New("the host has no sessions")
+	}
+	p, err := tui.NewPicker(sessions, hostName, ui.theme)
+	if err != nil {
+		return "", err
+	}
+	if choice.offerNew {
+		p.OfferNew()
+	}
+	if _, err := tea.NewProgram(p, tea.WithContext(ctx)).Run(); err != nil {
+		return "", err
+	}
+	if p.NewChosen() {
+		return createSession(ctx, opts)
+	}
+	return p.Chosen(), nil
 }
 
 // createSession creates a session on the host opts names.
@@ -299,15 +310,28 @@ func createSession(ctx context.Context, opts sync.Options) (string, error) {
 	return id, nil
 }
 
-// runUI connects sync and runs the terminal UI until the user quits.
-func runUI(ctx context.Context, ui uiFlags, opts sync.Options, hostName string, log *slog.Logger) error {
+// uiExtras are what a session's UI takes beyond the flags.
+type uiExtras struct {
+	offerSessions bool   // ctrl+o may leave for the picker
+	draft         string // the composer's text at start
+}
+
+// uiResult is how a session's UI ended.
+type uiResult struct {
+	switchSession bool   // the user asked for the picker
+	draft         string // the composer's text at the end
+}
+
+// runUI connects sync and runs the terminal UI until the user quits (or
+// asks for another session).
+func runUI(ctx context.Context, ui uiFlags, opts sync.Options, hostName string, log *slog.Logger, x uiExtras) (uiResult, error) {
 	opts.Deltas = true
 	opts.ClientName = "lookout"
 	opts.Logger = log
 	opts.SubscribeLimit = ui.tail
 	c, err := sync.New(opts)
 	if err != nil {
-		return credentialExit(err)
+		return uiResult{}, credentialExit(err)
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -316,13 +340,14 @@ func runUI(ctx context.Context, ui uiFlags, opts sync.Options, hostName string, 
 		stop()
 		<-done // Run writes the replica cache before it returns
 	}()
-	m, err := tui.New(tui.Options{Source: c, Theme: ui.theme, Host: hostName, SessionID: opts.SessionID, NoMouse: ui.noMouse})
+	m, err := tui.New(tui.Options{Source: c, Theme: ui.theme, Host: hostName, SessionID: opts.SessionID, NoMouse: ui.noMouse,
+		OfferSessions: x.offerSessions, Draft: x.draft})
 	if err != nil {
-		return err
+		return uiResult{}, err
 	}
 	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		return nil
+		return uiResult{}, nil
 	}
-	return err
+	return uiResult{switchSession: m.SwitchSession(), draft: m.Draft()}, err
 }

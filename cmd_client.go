@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
 	gosync "sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -126,7 +126,7 @@ reconnecting as needed.
 				out.line([]byte(termtext.Line(describeEvent(ev))))
 			}
 			defer out.flush()
-			return follow(cmd.Context(), o, out.flush, func(s sync.Snapshot, _ *sync.Client) (bool, error) {
+			return follow(cmd.Context(), o, cmd.ErrOrStderr(), out.flush, func(s sync.Snapshot, _ *sync.Client) (bool, error) {
 				return untilIdle && isIdle(s), nil
 			})
 		},
@@ -163,7 +163,7 @@ turn before printing.
 			o := f.options(args)
 			o.Replay = true
 			var out []byte
-			err := follow(cmd.Context(), o, nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
+			err := follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
 				if s.Freshness.State != sync.Live || (untilIdle && !isIdle(s)) {
 					return false, nil
 				}
@@ -212,6 +212,10 @@ func newSendCmd() *cobra.Command {
 same commandId through backpressure and reconnects, so it never runs twice),
 wait until its turn settles, and print the agent's messages of that turn.
 
+A lone argument that looks like a host URL (ws://..., http(s)://...,
+host:port) is refused (exit 2): the prompt is missing. To send such text,
+name the URL first.
+
 Exits 0 when the turn completes; 6 when the prompt is rejected, unqueued, or
 its turn fails or is stopped; 5 when the host stays unreachable or the client
 gives up sending.
@@ -227,6 +231,10 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
 				return usageErr(errors.New("send takes [URL] TEXT"))
+			}
+			if len(args) == 1 && looksLikeHostURL(args[0]) {
+				// The prompt was forgotten: never send the URL as one.
+				return usageErr(errors.New("send: its only argument is a host URL, and the prompt is missing: lookout send [URL] TEXT"))
 			}
 			switch onApproval {
 			case "ask", "approve", "deny":
@@ -254,7 +262,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 			}
 			var cid, turnID string
 			var result string
-			err := follow(cmd.Context(), o, nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
+			err := follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
 				if cid == "" {
 					cid = c.Submit(text)
 					return false, nil
@@ -287,6 +295,12 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 					return true, &exitError{code: exitTurnFailed, err: fmt.Errorf("the host rejected the prompt: %s", r.Detail)}
 				case model.RetiredUnqueued:
 					return true, &exitError{code: exitTurnFailed, err: errors.New("the prompt was unqueued before it ran")}
+				case model.RetiredLaunchFailed:
+					msg := "the turn failed to launch"
+					if r.Detail != "" {
+						msg += ": " + r.Detail
+					}
+					return true, &exitError{code: exitTurnFailed, err: errors.New(msg)}
 				default:
 					return true, &exitError{code: exitTurnFailed, err: fmt.Errorf("the turn failed to launch (%s)", r.Reason)}
 				}
@@ -310,8 +324,9 @@ func newSessionsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions [URL]",
 		Short: "List the host's sessions",
-		Long:  "List the sessions a host holds: id, status, last update and title.\n\n" + urlHelp,
-		Args:  hostArg,
+		Long: "List the sessions a host holds, most recently updated first (the picker's order): id, status,\n" +
+			"last update (\"5 min ago\", \"yesterday 09:12\"; --json has the host's RFC 3339 time) and title.\n\n" + urlHelp,
+		Args: hostArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
 			defer cancel()
@@ -320,17 +335,14 @@ func newSessionsCmd() *cobra.Command {
 				return classifyListErr(err)
 			}
 			w := cmd.OutOrStdout()
+			sync.SortSessions(ss) // newest first, as the picker lists them
 			if asJSON {
 				b, _ := json.Marshal(ss)
 				_, err := fmt.Fprintf(w, "%s\n", termtext.JSON(b))
 				return err
 			}
-			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SESSION\tSTATUS\tUPDATED\tTITLE")
-			for _, s := range ss {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", termtext.Line(s.SessionID), termtext.Line(s.Status), termtext.Line(s.UpdatedAt), termtext.Line(s.Title))
-			}
-			return tw.Flush()
+			_, err = fmt.Fprint(w, sessionsTable(ss, time.Now()))
+			return err
 		},
 	}
 	f.add(cmd, false)
@@ -356,8 +368,10 @@ func classifyListErr(err error) error {
 // follow runs a client until done says so (it is asked after every
 // published change, whatever the freshness) or an unrecoverable condition: a persistent refusal, or a host
 // that cannot be reached before the first connection. flush (optional) is
-// called after every change. Interrupt (SIGINT) ends it quietly.
-func follow(parent context.Context, o sync.Options, flush func(), done func(sync.Snapshot, *sync.Client) (bool, error)) error {
+// called after every change. Every error the client records (a frame it
+// could not fold, a refused command) is reported on errw as it happens,
+// once each (reportErrors). Interrupt (SIGINT) ends it quietly.
+func follow(parent context.Context, o sync.Options, errw io.Writer, flush func(), done func(sync.Snapshot, *sync.Client) (bool, error)) error {
 	c, err := sync.New(o)
 	if err != nil {
 		return usageErr(err)
@@ -373,18 +387,21 @@ func follow(parent context.Context, o sync.Options, flush func(), done func(sync
 		defer close(ran)
 		_ = c.Run(runCtx)
 	}()
+	var seen uint64
 	defer func() {
 		cancel()
 		<-ran
 		if flush != nil {
 			flush()
 		}
+		seen = reportErrors(errw, c.Current(), seen)
 	}()
 	for {
 		s := c.Current()
 		if flush != nil {
 			flush()
 		}
+		seen = reportErrors(errw, s, seen)
 		switch f := s.Freshness; {
 		case f.State == sync.Error:
 			return freshnessErr(f)
@@ -401,6 +418,21 @@ func follow(parent context.Context, o sync.Options, flush func(), done func(sync
 		case <-c.Updates():
 		}
 	}
+}
+
+// reportErrors writes the errors s recorded after the first seen to w,
+// one line each ("lookout: client error: ..."; the text may quote the
+// host, so it is one clean line, termtext.Line), and returns the new
+// count seen.
+func reportErrors(w io.Writer, s sync.Snapshot, seen uint64) uint64 {
+	errs, lost := s.ErrorsSince(seen)
+	if lost > 0 {
+		fmt.Fprintf(w, "lookout: client error: %d more errors were recorded than can be shown\n", lost)
+	}
+	for _, e := range errs {
+		fmt.Fprintf(w, "lookout: client error: %s\n", termtext.Line(e))
+	}
+	return max(seen, s.ErrorCount)
 }
 
 func freshnessErr(f sync.Freshness) error {

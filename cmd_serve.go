@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -26,6 +27,9 @@ func newServeCmd() *cobra.Command {
 		Long:  serveLong(),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, port, err := net.SplitHostPort(opts.Addr); err != nil || port == "" {
+				return usageErr(fmt.Errorf("--addr must be host:port, not %q", opts.Addr))
+			}
 			level := slog.LevelInfo
 			if verbose {
 				level = slog.LevelDebug

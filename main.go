@@ -33,6 +33,7 @@ func newRootCmd() *cobra.Command {
 	root.SilenceErrors = true
 	root.AddCommand(newAttachCmd(), newServeCmd(), newAuthCmd())
 	root.AddCommand(newClientCmds()...)
+	usageEverywhere(root)
 	return root
 }
 

@@ -45,8 +45,10 @@ const (
 	// breaks the protocol); Err says which. Background retries continue
 	// silently with backoff.
 	Error FreshState = "error"
-	// Retrying: a retry the user pressed (Retry) is in flight; it ends in
-	// Live or back in Error.
+	// Retrying: a retry the user pressed (Retry) after an Error is in
+	// flight (Err is the refusal it retries); it ends in Live or back in
+	// Error. A retry pressed while Reconnecting or Updating only makes
+	// the attempt start now.
 	Retrying FreshState = "retrying"
 )
 
@@ -82,9 +84,10 @@ type Snapshot struct {
 	// the replica cache's range painted before the network answers).
 	View      *model.View
 	Freshness Freshness
-	// Returned holds the most recent retirements whose text goes back to
-	// the composer (r.Reason.ReturnsText(): unqueued, gave up), oldest
-	// first, at most 32. They are numbered: Returned[i] has number
+	// Returned holds the most recent retirements whose text is the user's
+	// to take back (GivesBack): unqueued and gave up (r.Reason.ReturnsText:
+	// back to the composer), rejected and launch failed (Detail says why:
+	// shown as a failed entry), oldest first, at most 32. They are numbered: Returned[i] has number
 	// ReturnedBase+i, numbers start at 1 and never repeat, so a consumer
 	// that remembers the highest number it took takes each exactly once.
 	Returned     []model.Retirement
@@ -92,6 +95,11 @@ type Snapshot struct {
 	// Errors are recent typed fold and protocol errors (diagnostics line),
 	// oldest first, at most 16.
 	Errors []string
+	// ErrorCount is how many errors the client has recorded since New:
+	// Errors[i] is error number ErrorCount-len(Errors)+1+i. A consumer
+	// that remembers the count it has seen reports each error once
+	// (ErrorsSince).
+	ErrorCount uint64
 	// Durability is the host's profile from initialize: "durable",
 	// "ephemeral", or "" before the first initialize.
 	Durability string
@@ -244,9 +252,10 @@ func (c *Client) Respond(approvalID, decision string) {
 // only if the held history start has not changed when it arrives.
 func (c *Client) LoadOlder() { c.enqueue(func() { c.loop.loadOlder() }) }
 
-// Retry is the user-pressed retry: the published state becomes Retrying
-// until the attempt reaches Live or fails back to Error. It resets the
-// backoff and attempts at once.
+// Retry is the user-pressed retry: it resets the backoff and attempts at
+// once. After an Error the published state becomes Retrying until the
+// attempt reaches Live or fails back to Error; while Reconnecting it stays
+// Reconnecting (the attempt under way, the last error kept).
 func (c *Client) Retry() { c.enqueue(func() { c.loop.retryNow() }) }
 
 // Focus reports that the terminal regained focus: the backoff resets (an

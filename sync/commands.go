@@ -15,8 +15,12 @@ func (l *loopState) ready() bool {
 
 func (l *loopState) submit(commandID, text string) {
 	l.st.Submit(commandID, text, l.o.Now().UnixMilli())
-	l.cmds[commandID] = &cmdState{}
 	l.dirty = true
+	if l.sessionGone() {
+		l.st.Retire(commandID, model.RetiredGaveUp, "not sent: "+l.refusal)
+		return
+	}
+	l.cmds[commandID] = &cmdState{}
 	if l.ready() {
 		l.sendSubmit(commandID)
 	}
@@ -60,6 +64,7 @@ func (l *loopState) onSubmitted(cid string, cs *cmdState, res json.RawMessage, r
 			l.scheduleSubmitRetry(cid, cs, "malformed turn/submit result")
 			return
 		}
+		l.noteLaunch(cid, r.TurnID) // the turn may have failed before the answer
 		l.st.Ack(cid, r.Status, r.TurnID)
 		return
 	}
@@ -74,8 +79,8 @@ func (l *loopState) onSubmitted(cid string, cs *cmdState, res json.RawMessage, r
 		}
 		l.st.Retire(cid, model.RetiredRejected, d.Reason)
 	case submitSessionGone:
-		l.st.SetPendingStatus(cid, model.PendingRetrying)
 		l.addError("turn/submit: " + rerr.Message)
+		l.st.Retire(cid, model.RetiredGaveUp, "the host does not know session "+l.sessionID)
 	default:
 		l.scheduleSubmitRetry(cid, cs, rerr.Message)
 	}
@@ -178,6 +183,9 @@ func (l *loopState) sendReplay(cid string) {
 				detail := act.Detail
 				if act.Retire == model.RetiredJoined {
 					detail = act.ItemID
+				}
+				if act.Retire == model.RetiredLaunchFailed {
+					l.noteLaunch(cid, p.TurnID)
 				}
 				l.st.Retire(cid, act.Retire, detail)
 			case act.Resubmit:

@@ -150,10 +150,14 @@ func TestRefusals(t *testing.T) {
 	if s.Freshness.Reason != ReasonNoSession {
 		t.Fatalf("unknown session: %+v", s.Freshness)
 	}
-	// Background retries stay silent: still the same error, not
-	// reconnecting, after further attempts.
-	waitFor(t, gone.Client, "a later attempt", func(s Snapshot) bool { return s.Freshness.Attempt >= 3 })
-	if f := gone.Current().Freshness; f.State != Error {
+	// An unknown session is final: no background retry (nosession_test.go).
+	if !s.Freshness.NextAttempt.IsZero() {
+		t.Fatalf("unknown session: a retry is scheduled: %+v", s.Freshness)
+	}
+	// Other refusals retry in the background, silently: still the same
+	// error, not reconnecting, after further attempts.
+	waitFor(t, bad.Client, "a later attempt", func(s Snapshot) bool { return s.Freshness.Attempt >= 3 })
+	if f := bad.Current().Freshness; f.State != Error || f.Reason != ReasonAuth {
 		t.Fatalf("background retry changed the state: %+v", f)
 	}
 	if _, err := ListSessions(t.Context(), Options{URL: h.URL(), Token: "wrong"}); err == nil {

@@ -225,12 +225,15 @@ type freshInputs struct {
 }
 
 // decideFreshness applies the priority error > reconnecting > updating >
-// live, with a user-pressed retry in flight shown as its own state
-// (retrying) and the very first attempt as connecting. Socket
-// connectivity alone never yields live: only a completed catch-up does.
+// live, with a user-pressed retry of a refusal in flight shown as its own
+// state (retrying, with the refusal it retries) and the very first attempt
+// as connecting. A user retry without a refusal (while reconnecting or
+// updating) changes nothing but what it makes true: the attempt is under
+// way now (reconnecting with no next attempt time). Socket connectivity
+// alone never yields live: only a completed catch-up does.
 func decideFreshness(in freshInputs) Freshness {
 	switch {
-	case in.UserRetry:
+	case in.UserRetry && in.Refusal != "":
 		return Freshness{State: Retrying, Attempt: in.Attempt, Err: in.Refusal}
 	case in.Refusal != "":
 		return Freshness{State: Error, Err: in.Refusal, NextAttempt: in.NextAttempt, Attempt: in.Attempt}
@@ -253,8 +256,8 @@ const (
 	submitRetry submitVerdict = iota
 	// submitRejected: a durable rejection (-32010): retire the entry.
 	submitRejected
-	// submitSessionGone: the session is unknown (-32004): the entry stays
-	// pending; the session itself is in error.
+	// submitSessionGone: the session is unknown (-32004): nothing can run
+	// there; the entry gives its text back (retired gaveUp).
 	submitSessionGone
 )
 

@@ -166,7 +166,12 @@ func TestDecideFreshnessPriority(t *testing.T) {
 		{"refusal beats updating", freshInputs{Refusal: "unknown session", Connected: true}, Error},
 		{"refusal beats live", freshInputs{Refusal: "x", Connected: true, CaughtUp: true}, Error},
 		{"user retry beats error", freshInputs{UserRetry: true, Refusal: "401"}, Retrying},
-		{"user retry while connected but catching up", freshInputs{UserRetry: true, Connected: true}, Retrying},
+		// A user retry without a refusal only makes the banner more
+		// accurate: it never turns reconnecting or updating into an
+		// error-shaped state with no error to show.
+		{"user retry while connected but catching up", freshInputs{UserRetry: true, Connected: true, EverConnected: true}, Updating},
+		{"user retry while reconnecting: trying now", freshInputs{UserRetry: true, EverConnected: true, LastErr: "connection refused", Attempt: 3}, Reconnecting},
+		{"user retry on the first attempt", freshInputs{UserRetry: true}, Connecting},
 	}
 	for _, c := range cases {
 		got := decideFreshness(c.in)
@@ -176,8 +181,8 @@ func TestDecideFreshnessPriority(t *testing.T) {
 		if got.State == Reconnecting && (!got.NextAttempt.Equal(c.in.NextAttempt) || got.Err != c.in.LastErr || got.Attempt != c.in.Attempt) {
 			t.Errorf("%s: reconnecting lacks banner data: %+v", c.name, got)
 		}
-		if got.State == Error && got.Err != c.in.Refusal {
-			t.Errorf("%s: error lacks its message: %+v", c.name, got)
+		if (got.State == Error || got.State == Retrying) && (got.Err == "" || got.Err != c.in.Refusal) {
+			t.Errorf("%s: %s lacks its message: %+v", c.name, got.State, got)
 		}
 	}
 }
@@ -281,5 +286,10 @@ func TestPickSession(t *testing.T) {
 	}
 	if got := pickSession(nil); got != "" {
 		t.Fatalf("empty list: %q", got)
+	}
+	// By time, not by text: "…00Z" sorts after "…00.5Z" as text.
+	ss = []SessionInfo{{SessionID: "half", UpdatedAt: "2026-03-01T00:00:00.5Z"}, {SessionID: "whole", UpdatedAt: "2026-03-01T00:00:00Z"}}
+	if got := pickSession(ss); got != "half" {
+		t.Fatalf("pickSession = %q, want half (the newer)", got)
 	}
 }

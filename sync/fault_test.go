@@ -124,8 +124,9 @@ func TestDroppedDurableFramesAreAGap(t *testing.T) {
 
 // TestRefusedForAWhile: the host is unreachable for a while; the client
 // reports reconnecting with the next attempt's time and a growing attempt
-// count, a user retry reports retrying then error, and once the host is
-// back the client goes live and sends what was submitted offline.
+// count, a user retry attempts at once and stays reconnecting (backoff
+// reset, last error kept: never an error-shaped banner), and once the
+// host is back the client goes live and sends what was submitted offline.
 func TestRefusedForAWhile(t *testing.T) {
 	h := startHost(t, host.Options{})
 	sid := createSession(t, h.URL(), h.Token(), "refuse")
@@ -140,10 +141,18 @@ func TestRefusedForAWhile(t *testing.T) {
 	}
 	cid := c.Submit("sent while offline")
 	waitFor(t, c.Client, "offline pending entry", func(s Snapshot) bool { return len(s.View.Pending) == 1 })
+	accepted := p.Accepted()
 	c.Retry()
-	waitFor(t, c.Client, "user retry fails back to error", func(s Snapshot) bool {
-		return s.Freshness.State == Error && s.Freshness.Err != ""
+	s = waitFor(t, c.Client, "the user's retry attempts and fails back to reconnecting", func(s Snapshot) bool {
+		f := s.Freshness
+		if f.State == Error || f.State == Retrying {
+			t.Fatalf("a user retry while reconnecting made the banner %s: %+v", f.State, f)
+		}
+		return p.Accepted() > accepted && f.State == Reconnecting && !f.NextAttempt.IsZero()
 	})
+	if s.Freshness.Err == "" {
+		t.Fatalf("the last error was lost: %+v", s.Freshness)
+	}
 	p.Refuse(false)
 	c.Retry()
 	settle(t, p, c, h, sid, []string{cid})

@@ -18,14 +18,15 @@ type SessionInfo struct {
 }
 
 // pickSession chooses the session a client without a SessionID follows:
-// the most recently updated one (ties: the later listed). "" if none.
+// the one `lookout sessions` and the picker list first (CompareSessions:
+// the most recently updated, by time). "" if none.
 func pickSession(ss []SessionInfo) string {
 	best := -1
 	for i, s := range ss {
 		if s.SessionID == "" {
 			continue
 		}
-		if best < 0 || s.UpdatedAt >= ss[best].UpdatedAt {
+		if best < 0 || CompareSessions(s, ss[best]) < 0 {
 			best = i
 		}
 	}

@@ -96,6 +96,8 @@ type loopState struct {
 	nextAt        time.Time
 
 	errors       []string
+	errorCount   uint64
+	launchWhy    map[string]string // commandId -> why its turn failed to launch (failed.go)
 	returned     []model.Retirement
 	returnedBase uint64
 
@@ -368,6 +370,7 @@ func (l *loopState) onSessionList(acc []SessionInfo, cursor string, pages int, r
 	}
 	id := pickSession(acc)
 	if id == "" {
+		l.giveBackAll("the host has no sessions")
 		l.dropLink(&connError{Persistent: true, Reason: ReasonNoSession, Msg: "the host has no sessions"}, false)
 		return
 	}
@@ -432,6 +435,15 @@ func (l *loopState) connFailed(err error, immediate bool, liveFor time.Duration)
 		// The user's retry failed: back to error, with its message.
 		l.userRetry = false
 		l.refusal, l.refusalReason = msg, ce.reason()
+	}
+	if ce.Persistent && finalRefusal(ce.reason()) {
+		// Final: nothing retries in the background (nosession.go).
+		if l.attemptT != nil {
+			l.attemptT.Stop()
+		}
+		l.attemptC, l.nextAt = nil, time.Time{}
+		l.dirty = true
+		return
 	}
 	d := l.scaled(l.bo.Drop(immediate, liveFor, l.scaled(healthyAfter)))
 	l.nextAt = l.o.Now().Add(d)
@@ -538,12 +550,19 @@ func (l *loopState) apply(ev *model.Event) {
 		l.st.Pass(ev)
 		return
 	}
+	var failing []string
+	if ev.Method == model.MethodTurnCompleted && ev.Status == model.StatusFailed {
+		failing = l.pendingOfTurn(ev.TurnID)
+	}
 	if err := l.st.Apply(ev); err != nil {
 		l.addError(err.Error())
 		if ev.Durable {
 			l.st.Pass(ev)
 		}
 		return
+	}
+	for _, cid := range failing {
+		l.noteLaunch(cid, ev.TurnID)
 	}
 	l.dirty = true
 	l.painted = false
@@ -585,6 +604,7 @@ func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 					l.dirty = true
 				}
 			}
+			l.giveBackAll("the host does not know session " + l.sessionID)
 			l.dropLink(&connError{Persistent: true, Reason: ReasonNoSession, Msg: "the host does not know session " + l.sessionID}, false)
 			return
 		}
@@ -899,12 +919,16 @@ func (l *loopState) focus() {
 	})
 }
 
+// retryNow is the user's retry: the backoff resets and an attempt starts
+// at once. Only a refusal (error) is retried as such (retrying, then live
+// or error with the new failure); while merely reconnecting or updating it
+// changes nothing but the timing, so the banner only gets more accurate.
 func (l *loopState) retryNow() {
 	l.bo.Reset()
 	if l.link != nil && l.link.caughtUp {
 		return
 	}
-	l.userRetry = true
+	l.userRetry = l.refusal != ""
 	l.dirty = true
 	if l.link == nil && l.dialCh == nil {
 		l.startDial()
@@ -916,6 +940,7 @@ func (l *loopState) retryNow() {
 func (l *loopState) addError(msg string) {
 	l.log.Warn("sync", "error", msg)
 	l.errors = append(l.errors, msg)
+	l.errorCount++
 	if len(l.errors) > maxErrors {
 		l.errors = slices.Clone(l.errors[len(l.errors)-maxErrors:])
 	}
@@ -927,13 +952,16 @@ func (l *loopState) takeRetirements() {
 	if len(rs) == 0 {
 		return
 	}
+	for i := range rs {
+		l.launchDetail(&rs[i])
+	}
 	l.c.recordSettled(rs)
 	for _, r := range rs {
 		delete(l.cmds, r.CommandID)
 		if r.Reason == model.RetiredRejected {
 			l.addError("prompt rejected: " + r.Detail)
 		}
-		if r.Reason.ReturnsText() {
+		if GivesBack(r.Reason) {
 			l.returned = append(l.returned, r)
 		}
 	}
@@ -977,6 +1005,7 @@ func (l *loopState) publish() {
 		Returned:       slices.Clip(l.returned),
 		ReturnedBase:   l.returnedBase,
 		Errors:         slices.Clip(l.errors),
+		ErrorCount:     l.errorCount,
 		Durability:     l.durability,
 		HistoryLoading: l.older != nil,
 		SessionID:      l.sessionID,

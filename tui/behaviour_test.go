@@ -437,7 +437,7 @@ func TestBanners(t *testing.T) {
 	})
 	d.pull()
 	d.wantScreen("Sync error: unknown session · ctrl+r to retry")
-	d.wantScreen("2 sync errors")
+	d.wantScreen("4 diagnostics") // connection refused, unknown session, 2 client errors
 	d.keys("ctrl+r")
 	if !hasCall(f, "retry") {
 		t.Fatalf("calls %v", f.Calls())
@@ -552,8 +552,8 @@ func TestHelpListsEveryKey(t *testing.T) {
 	d.noScreen("close help")
 	// ? inside a non-empty composer types.
 	d.typeText("why?")
-	if d.m.showHelp || d.m.comp.value() != "why?" {
-		t.Fatalf("help %v composer %q", d.m.showHelp, d.m.comp.value())
+	if d.m.overlay != overlayNone || d.m.comp.value() != "why?" {
+		t.Fatalf("overlay %v composer %q", d.m.overlay, d.m.comp.value())
 	}
 }
 

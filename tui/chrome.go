@@ -1,13 +1,11 @@
 package tui
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lookout-sh/lookout/keymap"
@@ -20,59 +18,6 @@ import (
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func lipglossWidth(s string) int { return ansi.StringWidth(s) }
-
-// bannerLines renders the freshness banner (zero or one line) from the
-// sync snapshot. Cached history stays on screen below it. Error texts may
-// quote the host, so they are shown with termtext.Line.
-func bannerLines(t themes.Theme, snap sync.Snapshot, now time.Time, width int) []string {
-	f := snap.Freshness
-	var style lipgloss.Style
-	var msg string
-	switch f.State {
-	case sync.Live, "":
-		return nil
-	case sync.Connecting:
-		style, msg = t.BannerInfo, "◌ Connecting to host…"
-	case sync.Reconnecting:
-		style, msg = t.BannerWarn, "⟳ Reconnecting to host"
-		if !f.NextAttempt.IsZero() {
-			if d := f.NextAttempt.Sub(now); d > 0 {
-				msg += " · next attempt in " + itoa(int(math.Ceil(d.Seconds()))) + "s"
-			} else {
-				msg += " · trying now"
-			}
-		} else {
-			msg += " · trying now"
-		}
-		if f.Attempt > 0 {
-			msg += " (attempt " + itoa(f.Attempt) + ")"
-		}
-		if f.Err != "" {
-			msg += " · " + termtext.Line(f.Err)
-		}
-	case sync.Updating:
-		style, msg = t.BannerInfo, "↻ Updating messages…"
-	case sync.Error:
-		style, msg = t.BannerError, "✗ Sync error: "+orDash(f.Err)+" · ctrl+r to retry"
-	case sync.Retrying:
-		style, msg = t.BannerInfo, "↻ Sync error: "+orDash(f.Err)+" · retrying…"
-	default:
-		style, msg = t.BannerInfo, termtext.Line(string(f.State))
-	}
-	if snap.CachePainted {
-		msg += " · showing the cached copy"
-	}
-	return []string{style.Render(fit(" "+msg, width))}
-}
-
-// orDash is an error text for a banner: one clean line, "unknown" when
-// there is none.
-func orDash(s string) string {
-	if s = termtext.Line(s); s == "" {
-		return "unknown"
-	}
-	return s
-}
 
 // approvalLines renders the approval prompt bar for the first waiting
 // approval (two lines), or nothing. The tool and the summary are what the
@@ -126,14 +71,18 @@ type statusInput struct {
 	position   string
 	notice     string
 	noticeWarn bool
-	focus      string
 	mouseOff   bool
+	offline    bool // the picture is not current: a running turn is only "when last seen"
+	// diagnostics counts the diagnostics log; diagErrors: some are errors.
+	diagnostics int
+	diagErrors  bool
 }
 
 // statusLine renders the one-line status bar. Every text in it that may
 // come from the host (title, warnings, turn errors) is one clean line
-// (termtext.Line).
-func statusLine(t themes.Theme, in statusInput, width int) string {
+// (termtext.Line). It also returns the cells [from, to) of the
+// diagnostics count, which a click opens ({0, 0} when not shown).
+func statusLine(t themes.Theme, in statusInput, width int) (string, [2]int) {
 	sep := t.Muted.Render(" · ")
 	var left []string
 	title := ""
@@ -147,6 +96,11 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 	if title == "" {
 		title = "no session"
 	}
+	if in.notice != "" {
+		// A notice is short-lived and says what a key just did or needs:
+		// the title gives it room.
+		title = ansi.Truncate(title, max(12, width/4), "…")
+	}
 	left = append(left, t.StatusKey.Render(title))
 	if in.notice != "" {
 		st := t.Accent
@@ -159,16 +113,20 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 	if in.snap.Durability == "ephemeral" {
 		left = append(left, t.Warning.Render("ephemeral host"))
 	}
+	// The diagnostics count (it opens the view) before the newest warning,
+	// which is cut short: the view has it whole.
+	diagAt := -1
+	if c := diagnosticsCount(in.diagnostics); c != "" {
+		st := t.Warning
+		if in.diagErrors {
+			st = t.Error
+		}
+		diagAt = len(left)
+		left = append(left, st.Render(c))
+	}
 	if in.view != nil && len(in.view.Warnings) > 0 {
 		w := in.view.Warnings[len(in.view.Warnings)-1]
-		left = append(left, t.Warning.Render("⚠ "+termtext.Line(warningText(w))))
-	}
-	if n := len(in.snap.Errors); n > 0 {
-		word := " sync errors"
-		if n == 1 {
-			word = " sync error"
-		}
-		left = append(left, t.Error.Render(itoa(n)+word))
+		left = append(left, t.Warning.Render(ansi.Truncate(termtext.Line(warningText(w)), 48, "…")))
 	}
 	if u := sessionUsage(in.view); u != "" {
 		left = append(left, t.Muted.Render(u))
@@ -183,9 +141,6 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 	if in.mouseOff {
 		right = append(right, t.Warning.Render("mouse released"))
 	}
-	if in.focus != "" {
-		right = append(right, t.Muted.Render(in.focus))
-	}
 	right = append(right, t.StatusKey.Render("?")+t.Muted.Render(" keys"))
 	l := strings.Join(left, sep)
 	r := strings.Join(right, sep)
@@ -195,7 +150,15 @@ func statusLine(t themes.Theme, in statusInput, width int) string {
 		lw = ansi.StringWidth(l)
 	}
 	gap := max(1, width-lw-rw)
-	return fit(l+strings.Repeat(" ", gap)+r, width)
+	var click [2]int
+	if diagAt >= 0 {
+		from := ansi.StringWidth(strings.Join(left[:diagAt], sep))
+		if diagAt > 0 {
+			from += ansi.StringWidth(sep)
+		}
+		click = [2]int{min(from, lw), min(from+ansi.StringWidth(left[diagAt]), lw)}
+	}
+	return fit(l+strings.Repeat(" ", gap)+r, width), click
 }
 
 func turnState(t themes.Theme, in statusInput) string {
@@ -206,6 +169,10 @@ func turnState(t themes.Theme, in statusInput) string {
 	queued := ""
 	if n := len(v.QueuedTurns); n > 0 {
 		queued = " · " + itoa(n) + " queued"
+	}
+	if a := v.ActiveTurn; a != nil && in.offline {
+		// No spinner, no elapsed time: neither is known to go on.
+		return t.Warning.Render("running when last seen") + t.Muted.Render(queued)
 	}
 	if a := v.ActiveTurn; a != nil {
 		s := "running"
@@ -265,70 +232,6 @@ func warningText(w model.Warning) string {
 		}
 	}
 	return s
-}
-
-// helpLines renders every binding, grouped, flowed into columns: whole
-// groups go into a column while they fit the height (a group taller than
-// the screen is split), and each column is as wide as its widest line.
-func helpLines(t themes.Theme, km keymap.KeyMap, width, height int) []string {
-	title := " " + t.AgentLabel.Render("Keys") + t.Muted.Render(" · esc, q or ? closes")
-	body := height - 2
-	if body < 1 {
-		return []string{fit(title, width)}
-	}
-	var cols [][]string
-	var cur []string
-	for _, g := range km.Groups() {
-		kw := 0
-		for _, b := range g.Bindings {
-			kw = max(kw, ansi.StringWidth(b.Help().Key))
-		}
-		block := []string{t.AgentLabel.Render(g.Title)}
-		for _, b := range g.Bindings {
-			if !b.Enabled() {
-				continue
-			}
-			k := b.Help().Key
-			block = append(block, "  "+t.StatusKey.Render(k+strings.Repeat(" ", kw-ansi.StringWidth(k)))+"  "+t.Help.Render(b.Help().Desc))
-		}
-		if len(cur) > 0 && len(cur)+1+len(block) > body {
-			cols = append(cols, cur)
-			cur = nil
-		}
-		if len(cur) > 0 {
-			cur = append(cur, "")
-		}
-		for _, l := range block {
-			if len(cur) == body {
-				cols = append(cols, cur)
-				cur = nil
-			}
-			cur = append(cur, l)
-		}
-	}
-	if len(cur) > 0 {
-		cols = append(cols, cur)
-	}
-	widths := make([]int, len(cols))
-	for c, col := range cols {
-		for _, l := range col {
-			widths[c] = max(widths[c], ansi.StringWidth(l))
-		}
-	}
-	out := []string{fit(title, width), blank(width)}
-	for r := 0; r < body; r++ {
-		var b strings.Builder
-		b.WriteString(" ")
-		for c, col := range cols {
-			l := ""
-			if r < len(col) {
-				l = col[r]
-			}
-			b.WriteString(fit(l, widths[c]+3))
-		}
-		out = append(out, fit(b.String(), width))
-	}
-	return out
 }
 
 // bindingKeys lists a binding's keys for notices ("alt+a").

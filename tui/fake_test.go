@@ -50,7 +50,7 @@ func (f *fakeSource) edit(fn func(sn *sync.Snapshot, st *model.State)) {
 	defer f.mu.Unlock()
 	fn(&f.sn, f.st)
 	for _, r := range f.st.TakeRetirements() {
-		if r.Reason.ReturnsText() {
+		if sync.GivesBack(r.Reason) {
 			if f.sn.ReturnedBase == 0 {
 				f.sn.ReturnedBase = 1
 			}

@@ -129,3 +129,81 @@ func quoteLines(s string) string {
 	}
 	return strings.Join(lines, "\n") + "\n"
 }
+
+// screenScene is a golden screen at a fixed terminal size, reached by
+// pressing keys once the first frame shows marker.
+type screenScene struct {
+	name          string
+	width, height int
+	build         func(f *fakeSource)
+	marker        string
+	keys          []string
+	after         string // shown once the keys took effect
+}
+
+var screenScenes = []screenScene{
+	{name: "help/80x24", width: 80, height: 24, build: func(f *fakeSource) { longSession(f, 1, 3) }, marker: "answer 3", keys: []string{"?"}, after: "Keys ·"},
+	{name: "help/60x20", width: 60, height: 20, build: func(f *fakeSource) { longSession(f, 1, 3) }, marker: "answer 3", keys: []string{"?"}, after: "Keys ·"},
+	{name: "help-scrolled/60x20", width: 60, height: 20, build: func(f *fakeSource) { longSession(f, 1, 3) }, marker: "answer 3", keys: []string{"?", "end"}, after: "↑ more"},
+	{name: "diagnostics/80x24", width: 80, height: 24, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
+	{name: "diagnostics/60x20", width: 60, height: 20, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
+}
+
+// diagnosticsSession has two model-request warnings (their turn still
+// running), client errors and a connection error.
+func diagnosticsSession(f *fakeSource) {
+	longSession(f, 1, 2)
+	f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
+	f.frame(model.MethodWarning, obj{"requestKind": "model", "code": "rate_limited", "message": "rate limited",
+		"retryable": true, "attempt": 1, "maxAttempts": 5, "willRetry": true, "turnId": "t1"})
+	f.frame(model.MethodWarning, obj{"requestKind": "model", "code": "overloaded", "message": "the model is overloaded; the request will be retried with a longer timeout and a smaller context window",
+		"retryable": true, "attempt": 2, "maxAttempts": 5, "willRetry": true, "turnId": "t1"})
+	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+		sn.Errors = []string{"upstream_frame_error: malformed frame: not valid JSON",
+			"unknown_item in item/delta (seq 260) item ghost field text: delta for an item never seen",
+			"approval/respond: the approval was already answered"}
+		sn.ErrorCount = 3
+		sn.Freshness = sync.Freshness{State: sync.Error, Err: "the host refused the token: no token was sent; give one with --token-file, $LOOKOUT_TOKEN or lookout auth login", Reason: sync.ReasonAuth}
+	})
+}
+
+// TestGoldenScreens renders whole screens at the sizes the issue names
+// (help and diagnostics at 80x24 and 60x20) through a real program.
+func TestGoldenScreens(t *testing.T) {
+	for _, sc := range screenScenes {
+		t.Run(sc.name, func(t *testing.T) {
+			content := runGoldenScreen(t, sc)
+			t.Run("plain", func(t *testing.T) { golden.RequireEqual(t, trimRight(ansi.Strip(content))) })
+			t.Run("styled", func(t *testing.T) { golden.RequireEqual(t, quoteLines(content)) })
+		})
+	}
+}
+
+func runGoldenScreen(t *testing.T, sc screenScene) string {
+	t.Helper()
+	f := newFake(t)
+	sc.build(f)
+	m, err := New(Options{Source: f, Theme: "dark", Host: "127.0.0.1:7777", SessionID: "s1",
+		Now: func() time.Time { return fixedNow }, Still: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(sc.width, sc.height))
+	wait := func(marker string) {
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(marker)) },
+			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	}
+	wait(sc.marker)
+	for _, k := range sc.keys {
+		tm.Send(keyMsg(k))
+	}
+	wait(sc.after)
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	_, _ = io.ReadAll(tm.FinalOutput(t))
+	fm.clearNotice()
+	fm.quitArmed = false
+	fm.refresh()
+	return fm.View().Content
+}

@@ -97,11 +97,31 @@ func TestHostileChrome(t *testing.T) {
 		d := newDriver(t, 600, 12, Options{Source: f, Host: s, SessionID: s})
 		checkHostile(t, c, d, "warning")
 
+		// The diagnostics view: a warning, a client error and a connection
+		// error, all from the host.
+		f.edit(func(sn *sync.Snapshot, _ *model.State) {
+			sn.Errors, sn.ErrorCount = []string{s, "unknown_item: " + s}, 2
+			sn.Freshness = sync.Freshness{State: sync.Error, Err: s, Reason: s}
+		})
+		d = newDriver(t, 300, 40, Options{Source: f, Host: s, SessionID: s})
+		d.keys("f2")
+		checkHostile(t, c, d, "diagnostics view")
+
 		f = newFake(t)
 		f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
 		f.frame(model.MethodTurnCompleted, obj{"turnId": "t1", "status": "failed", "error": obj{"code": "x", "message": s}})
 		d = newDriver(t, 600, 12, Options{Source: f})
 		checkHostile(t, c, d, "turn error")
+
+		// A prompt whose launch failed, with the host's reason, as a row.
+		f = newFake(t)
+		d = newDriver(t, 300, 20, Options{Source: f})
+		d.typeText("go")
+		d.keys("enter")
+		f.frame(model.MethodTurnCompleted, obj{"turnId": "t9", "status": "failed", "error": obj{"code": "x", "message": s}})
+		f.edit(func(_ *sync.Snapshot, st *model.State) { st.Ack("c1", "started", "t9") })
+		d.pull()
+		checkHostile(t, c, d, "failed prompt")
 
 		f = newFake(t)
 		f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})

@@ -18,6 +18,17 @@ import (
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	km := m.km
 	m.dirty = true
+	if m.confirmQuit {
+		// Asked "discard the draft and quit?": y quits, any other key
+		// keeps the draft and does nothing else.
+		m.confirmQuit = false
+		m.clearNotice()
+		if msg.String() == "y" {
+			return tea.Quit
+		}
+		m.setNotice("kept the draft", false)
+		return m.expireNotice()
+	}
 	if key.Matches(msg, km.Quit) {
 		return m.ctrlC()
 	}
@@ -25,9 +36,22 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.quitArmed = false
 		m.clearNotice()
 	}
-	if m.showHelp {
+	switch m.overlay {
+	case overlayHelp:
 		if key.Matches(msg, km.HelpClose) {
-			m.showHelp = false
+			m.overlay = overlayNone
+			return nil
+		}
+		m.scrollOverlay(msg)
+		return nil
+	case overlayDiagnostics:
+		switch {
+		case key.Matches(msg, km.Diagnostics) || msg.String() == "esc" || msg.String() == "q":
+			m.overlay = overlayNone
+		case key.Matches(msg, km.Help):
+			m.overlay, m.overlayOff = overlayHelp, 0
+		default:
+			m.scrollOverlay(msg)
 		}
 		return nil
 	}
@@ -36,19 +60,20 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 	switch {
 	case key.Matches(msg, km.Help) && (!composing || emptyComposer || msg.String() == "f1"):
-		m.showHelp = true
+		m.overlay, m.overlayOff = overlayHelp, 0
+		return nil
+	case key.Matches(msg, km.Diagnostics) && (!composing || emptyComposer || msg.String() == "f2"):
+		m.openDiagnostics()
 		return nil
 	case key.Matches(msg, km.FocusNext):
 		if composing {
 			m.focusTranscript()
-			if _, ok := m.tr.selectedIndex(); !ok {
-				m.tr.move(-1)
-			}
+			m.tr.selectBottom()
 			return nil
 		}
 		return m.focusComposer()
 	case key.Matches(msg, km.Interrupt) && m.turnRunning():
-		m.setNotice("interrupting the running turn…", false)
+		m.setTurnNotice("interrupting the running turn…", m.view.ActiveTurn.TurnID)
 		return tea.Batch(call(m.src.Interrupt), m.expireNotice())
 	case key.Matches(msg, km.PageUp):
 		m.tr.scroll(-m.page())
@@ -68,6 +93,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.unqueue()
 	case key.Matches(msg, km.MouseTrack):
 		return m.toggleMouse()
+	case key.Matches(msg, km.Sessions):
+		return m.chooseSession()
+	case key.Matches(msg, km.TakeBack):
+		return m.takeBack()
 	}
 	if composing {
 		return m.composerKey(msg)
@@ -79,27 +108,52 @@ func (m *Model) page() int { return max(1, m.tr.height-2) }
 
 func (m *Model) turnRunning() bool { return m.view != nil && m.view.ActiveTurn != nil }
 
-// ctrlC: interrupt a running turn, else clear a draft, and arm quitting;
-// a second ctrl+c in a row quits.
+// ctrlC follows ctrlCStep: interrupt a running turn, then clear a draft
+// (into history), arming quitting; ctrl+c again with nothing left to lose
+// quits.
 func (m *Model) ctrlC() tea.Cmd {
-	if m.quitArmed {
+	step := ctrlCStep(m.quitArmed, m.turnRunning(), !m.comp.empty())
+	if step == ctrlCQuit {
 		return tea.Quit
 	}
 	m.quitArmed = true
 	m.quitGen++
 	gen := m.quitGen
 	expire := m.after(3*time.Second, func(time.Time) tea.Msg { return quitExpiredMsg{gen} })
-	switch {
-	case m.turnRunning():
-		m.setNotice("interrupting · ctrl+c again quits", false)
+	next := "quits"
+	if !m.comp.empty() && step != ctrlCClear {
+		next = "clears the draft"
+	}
+	switch step {
+	case ctrlCInterrupt:
+		m.setTurnNotice("interrupting · ctrl+c again "+next, m.view.ActiveTurn.TurnID)
 		return tea.Batch(call(m.src.Interrupt), expire)
-	case m.focus == focusComposer && !m.comp.empty():
+	case ctrlCClear:
+		m.comp.remember(m.comp.value())
 		m.comp.clear()
-		m.setNotice("draft cleared · ctrl+c again quits", false)
+		m.setNotice("draft cleared (↑ in the composer brings it back) · ctrl+c again quits", false)
 		return expire
 	}
 	m.setNotice("ctrl+c again quits", false)
 	return expire
+}
+
+// guarded runs a transcript letter's action through draftGate: with a
+// draft waiting, approving and unqueueing letters only say which
+// deliberate key does it, and q asks before discarding the draft.
+func (m *Model) guarded(action, letter, alt string, act func() tea.Cmd) tea.Cmd {
+	switch draftGate(action, !m.comp.empty()) {
+	case gateRefuse:
+		// Most important first: the status bar may cut the end.
+		m.setNotice(alt+" ("+letter+" is off while a draft waits)", true)
+		return m.expireNotice()
+	case gateConfirm:
+		// Asked on the composer's rule, where the answer is typed.
+		m.confirmQuit = true
+		m.clearNotice()
+		return nil
+	}
+	return act()
 }
 
 func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -131,6 +185,15 @@ func (m *Model) send() tea.Cmd {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
+	if m.sessionMissing() {
+		// Nowhere to send it: keep the draft, say why and what to do.
+		what := bindingKeys(m.km.Retry) + " retries"
+		if m.opts.OfferSessions {
+			what = bindingKeys(m.km.Sessions) + " chooses another session"
+		}
+		m.setNotice("not sent: this session does not exist on the host · "+what, true)
+		return m.expireNotice()
+	}
 	m.comp.remember(text)
 	m.comp.clear()
 	m.tr.toBottom()
@@ -142,7 +205,7 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	km := m.km
 	switch {
 	case key.Matches(msg, km.QuitT):
-		return tea.Quit
+		return m.guarded("quit", "q", "", func() tea.Cmd { return tea.Quit })
 	case key.Matches(msg, km.SelectPrev):
 		m.tr.move(-1)
 	case key.Matches(msg, km.SelectNext):
@@ -170,13 +233,16 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Copy):
 		return m.copySelected()
 	case key.Matches(msg, km.ApproveT):
-		return m.respond("approve")
+		return m.guarded("approve", msg.String(), bindingKeys(km.Approve)+" approves", func() tea.Cmd { return m.respond("approve") })
 	case key.Matches(msg, km.DenyT):
-		return m.respond("deny")
+		return m.guarded("deny", msg.String(), bindingKeys(km.Deny)+" denies", func() tea.Cmd { return m.respond("deny") })
 	case key.Matches(msg, km.ApproveAllT):
-		return m.respond("approveForSession")
+		return m.guarded("approveForSession", msg.String(), bindingKeys(km.ApproveAll)+" approves for the session",
+			func() tea.Cmd { return m.respond("approveForSession") })
 	case key.Matches(msg, km.UnqueueT):
-		return m.unqueue()
+		return m.guarded("unqueue", msg.String(), bindingKeys(km.Unqueue)+" unqueues", m.unqueue)
+	case key.Matches(msg, km.TakeBackT):
+		return m.takeBack()
 	case key.Matches(msg, km.MouseTrackT):
 		return m.toggleMouse()
 	case key.Matches(msg, km.RetryT):
@@ -184,7 +250,6 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Compose):
 		return m.focusComposer()
 	case key.Matches(msg, km.ClearSelect):
-		m.tr.hasSel = false
 		return m.focusComposer()
 	}
 	return nil
@@ -211,7 +276,11 @@ func (m *Model) respond(decision string) tea.Cmd {
 		m.setNotice("this approval does not offer "+decisionWords[decision], true)
 		return m.expireNotice()
 	}
-	m.setNotice(decisionDone[decision]+": "+termtext.VisibleLine(firstLine(a.Summary)), false)
+	turn := a.TurnID
+	if turn == "" && m.turnRunning() {
+		turn = m.view.ActiveTurn.TurnID
+	}
+	m.setTurnNotice(decisionDone[decision]+": "+termtext.VisibleLine(firstLine(a.Summary)), turn)
 	return tea.Batch(func() tea.Msg { src.Respond(a.ApprovalID, decision); return nil }, m.expireNotice())
 }
 
@@ -297,4 +366,10 @@ func offers(a model.Approval, d string) bool {
 		return d == "approve" || d == "deny"
 	}
 	return slices.Contains(a.Options, d)
+}
+
+// openDiagnostics shows the diagnostics view at its end (the newest).
+func (m *Model) openDiagnostics() {
+	m.overlay, m.overlayOff = overlayDiagnostics, 1<<30
+	m.dirty = true
 }

@@ -54,6 +54,13 @@ type Options struct {
 	// NoMouse starts with the mouse released (native selection works; the
 	// wheel does not scroll).
 	NoMouse bool
+	// OfferSessions lets the user leave this session for a session picker
+	// (keymap Sessions): the program quits and SwitchSession reports it.
+	// Set by `lookout attach`, which shows the picker again.
+	OfferSessions bool
+	// Draft is the composer's text at start (a draft handed over from the
+	// previous session's model, Draft).
+	Draft string
 }
 
 type focusArea int
@@ -77,14 +84,20 @@ type Model struct {
 	snap    sync.Snapshot
 	viewGen uint64
 	view    *model.View
-	taken   uint64 // highest Returned number moved into the composer
+	taken   uint64 // highest Returned number taken (composer or failed row)
+
+	failed   []failedPrompt                // prompts the host did not run, shown as rows (failed.go)
+	pendSeen map[string]model.PendingEntry // this client's pending prompts in the last View
 
 	tr   *transcript
 	comp composer
 
 	width, height int
 	focus         focusArea
-	showHelp      bool
+	overlay       overlay // help or diagnostics instead of the transcript
+	overlayOff    int     // the overlay's scroll offset
+	diag          diagLog // every warning and error seen, for the diagnostics view
+	statusClick   [2]int  // the status bar's diagnostics count: cells [from, to)
 	mouse         bool
 
 	framePending bool
@@ -92,11 +105,14 @@ type Model struct {
 	spinIdx      int
 	olderAsked   string // oldest row key when LoadOlder was last called
 
-	quitArmed bool
-	quitGen   int
-	notice    string
-	noticeBad bool
-	noticeGen int
+	quitArmed     bool
+	quitGen       int
+	switchSession bool // the user asked for the session picker
+	confirmQuit   bool // "discard the draft and quit?" is asked
+	notice        string
+	noticeBad     bool
+	noticeGen     int
+	noticeTurn    string // the notice is about this turn: it ends with it
 
 	initCmd tea.Cmd // what the first layout asked for (older history)
 
@@ -134,7 +150,8 @@ func New(opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{opts: opts, src: opts.Source, theme: th, auto: name == "auto", mouse: !opts.NoMouse}
+	m := &Model{opts: opts, src: opts.Source, theme: th, auto: name == "auto", mouse: !opts.NoMouse,
+		pendSeen: map[string]model.PendingEntry{}}
 	m.now = opts.Now
 	if m.now == nil {
 		m.now = time.Now
@@ -150,7 +167,11 @@ func New(opts Options) (*Model, error) {
 	m.after = tea.Tick
 	m.r = render.New(th)
 	m.tr = newTranscript(m.r, th)
+	m.tr.failHint = bindingKeys(m.km.TakeBackT) + " (" + bindingKeys(m.km.TakeBack) + " anywhere) puts it back in the composer"
 	m.comp = newComposer(m.km, th)
+	if opts.Draft != "" {
+		m.comp.setValue(opts.Draft)
+	}
 	m.width, m.height = 80, 24
 	m.pull()
 	m.initCmd = m.refresh()
@@ -217,11 +238,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.FocusMsg:
 		cmds = append(cmds, call(m.src.Focus))
 	case tea.PasteMsg:
-		m.showHelp = false
+		m.overlay = overlayNone
 		cmds = append(cmds, m.focusComposer(), m.comp.update(msg))
 		m.dirty = true
 	case tea.MouseWheelMsg:
-		if m.mouse && !m.showHelp {
+		if m.mouse && m.overlay != overlayNone {
+			m.scrollOverlay(msg)
+			m.dirty = true
+		} else if m.mouse {
 			switch msg.Button {
 			case tea.MouseWheelUp:
 				m.tr.scroll(-3)
@@ -231,7 +255,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.dirty = true
 		}
 	case tea.MouseClickMsg:
-		if m.mouse && !m.showHelp && msg.Button == tea.MouseLeft {
+		if m.mouse && msg.Button == tea.MouseLeft && msg.Y == m.height-1 &&
+			msg.X >= m.statusClick[0] && msg.X < m.statusClick[1] {
+			m.openDiagnostics()
+		} else if m.mouse && m.overlay == overlayNone && msg.Button == tea.MouseLeft {
 			y := msg.Y - len(m.bannerLines())
 			if m.tr.selectAtLine(y) {
 				m.focusTranscript()
@@ -277,22 +304,9 @@ func (m *Model) pull() {
 	} else {
 		m.tr.loading = snap.HistoryLoading
 	}
-	// Texts given back (unqueued, gave up) return to the composer, each once.
-	for i, r := range snap.Returned {
-		n := snap.ReturnedBase + uint64(i)
-		if n <= m.taken {
-			continue
-		}
-		m.taken = n
-		if r.Reason.ReturnsText() {
-			m.comp.restore(r.Text)
-			why := "unqueued"
-			if r.Reason == model.RetiredGaveUp {
-				why = "could not be sent"
-			}
-			m.setNotice("prompt "+why+": back in the composer", r.Reason == model.RetiredGaveUp)
-		}
-	}
+	m.endTurnNotice()
+	m.diag.observe(snap, m.now())
+	m.takeReturned(snap)
 }
 
 func (m *Model) setTheme(th themes.Theme) {
@@ -304,13 +318,25 @@ func (m *Model) setTheme(th themes.Theme) {
 	m.dirty = true
 }
 
+// online reports whether the picture is current (live, or catching up on
+// a working connection). Offline, nothing on screen pretends a turn is
+// progressing: no spinner, no elapsed time.
+func (m *Model) online() bool {
+	switch m.snap.Freshness.State {
+	case sync.Live, sync.Updating, "":
+		return true
+	}
+	return false
+}
+
 // animating reports whether something on screen moves with time: a
-// running turn (spinner, elapsed time) or a reconnect countdown.
+// running turn (spinner, elapsed time) while online, or a reconnect
+// countdown.
 func (m *Model) animating() bool {
 	if m.opts.Still {
 		return false
 	}
-	if m.view != nil && m.view.ActiveTurn != nil {
+	if m.turnRunning() && m.online() {
 		return true
 	}
 	return m.snap.Freshness.State == sync.Reconnecting
@@ -324,7 +350,7 @@ func (m *Model) startTicking() tea.Cmd {
 	}
 	m.ticking = true
 	d := 120 * time.Millisecond
-	if m.view == nil || m.view.ActiveTurn == nil {
+	if !m.turnRunning() || !m.online() {
 		d = 500 * time.Millisecond
 	}
 	return m.after(d, func(time.Time) tea.Msg { return tickMsg{} })
@@ -338,14 +364,42 @@ func (m *Model) spinner() string {
 }
 
 func (m *Model) setNotice(s string, bad bool) {
-	m.notice, m.noticeBad = s, bad
+	m.notice, m.noticeBad, m.noticeTurn = s, bad, ""
 	m.noticeGen++
 	m.dirty = true
 }
 
+// setTurnNotice sets a notice about turnID (approved, interrupting): it
+// is cleared when that turn is no longer the active one (noticeOutlived).
+func (m *Model) setTurnNotice(s, turnID string) {
+	m.setNotice(s, false)
+	m.noticeTurn = turnID
+}
+
 func (m *Model) clearNotice() {
-	m.notice = ""
+	m.notice, m.noticeTurn = "", ""
 	m.dirty = true
+}
+
+// endTurnNotice clears a notice whose turn has ended; an armed ctrl+c
+// keeps saying what is still true.
+func (m *Model) endTurnNotice() {
+	if !noticeOutlived(m.noticeTurn, m.view) {
+		return
+	}
+	m.clearNotice()
+	if m.quitArmed {
+		m.setNotice("ctrl+c again quits", false)
+	}
+}
+
+// noticeOutlived reports whether a notice about turnID outlived its turn:
+// the view's active turn is another one, or none.
+func noticeOutlived(turnID string, v *model.View) bool {
+	if turnID == "" || v == nil {
+		return false
+	}
+	return v.ActiveTurn == nil || v.ActiveTurn.TurnID != turnID
 }
 
 func (m *Model) expireNotice() tea.Cmd {
@@ -353,8 +407,12 @@ func (m *Model) expireNotice() tea.Cmd {
 	return m.after(4*time.Second, func(time.Time) tea.Msg { return noticeExpired{gen} })
 }
 
+// focusComposer gives the composer the keys. The transcript's selection
+// goes: the selection marker shows only while the transcript has focus
+// (tab selects the bottom visible row again).
 func (m *Model) focusComposer() tea.Cmd {
 	m.focus = focusComposer
+	m.tr.hasSel = false
 	m.dirty = true
 	return m.comp.focus()
 }
@@ -366,10 +424,10 @@ func (m *Model) focusTranscript() {
 }
 
 func (m *Model) bannerLines() []string {
-	if m.showHelp {
+	if m.overlay != overlayNone {
 		return nil
 	}
-	return bannerLines(m.theme, m.snap, m.now(), m.width)
+	return bannerLines(m.theme, m.km, m.snap, m.now(), m.opts.OfferSessions, m.width)
 }
 
 // refresh lays the screen out again and composes the frame. It is the
@@ -381,35 +439,52 @@ func (m *Model) refresh() tea.Cmd {
 	m.comp.setWidth(w)
 	banners := m.bannerLines()
 	var approval []string
-	if !m.showHelp {
+	if m.overlay == overlayNone {
 		approval = approvalLines(m.theme, m.km, m.view, w)
 	}
 	compH := m.comp.height()
 	transH := h - len(banners) - len(approval) - compH - 1
 	var body []string
 	var cmd tea.Cmd
-	if m.showHelp {
-		body = helpLines(m.theme, m.km, w, h-compH-1)
-		transH = 0
-	} else {
+	switch m.overlay {
+	case overlayHelp:
+		body, m.overlayOff = pageLines(m.theme, helpTitle(m.theme, m.km), helpBody(m.theme, m.km, w), m.overlayOff, w, h-compH-1)
+	case overlayDiagnostics:
+		body, m.overlayOff = pageLines(m.theme, diagnosticsTitle(m.theme, m.km, len(m.diag.entries)),
+			diagnosticsBody(m.theme, m.diag.entries, m.now(), w), m.overlayOff, w, h-compH-1)
+	default:
 		m.tr.width, m.tr.height = w, max(transH, 0)
-		m.tr.spinner = m.spinner()
+		m.tr.spinner = ""
+		if m.online() {
+			m.tr.spinner = m.spinner()
+		}
 		m.tr.layout()
 		body = m.tr.lines
 		cmd = m.maybeLoadOlder()
-	}
-	focusName := ""
-	if m.focus == focusTranscript {
-		focusName = "transcript"
 	}
 	label := m.theme.Muted.Render("prompt ")
 	if n := len(m.comp.history); n > 0 && m.comp.browsing() {
 		label = m.theme.Muted.Render("history " + itoa(m.comp.histIdx+1) + "/" + itoa(n) + " ")
 	}
-	status := statusLine(m.theme, statusInput{
+	switch {
+	case m.confirmQuit:
+		label = m.theme.Warning.Bold(true).Render("Discard the draft and quit? y quits · any other key keeps it ")
+	case m.focus == focusTranscript:
+		// Focus is visible where the user types: the rule says the keys
+		// now go to the transcript, and how to get back.
+		back := bindingKeys(m.km.Compose) + "/esc"
+		what := "▲ transcript focused · " + back + " back to the prompt "
+		if !m.comp.empty() {
+			what = "▲ transcript focused · draft kept · " + back + " back to it "
+		}
+		label = m.theme.Accent.Bold(true).Render(what)
+	}
+	var status string
+	status, m.statusClick = statusLine(m.theme, statusInput{
 		view: m.view, snap: m.snap, host: m.opts.Host, sessionID: m.opts.SessionID, now: m.now(),
 		spinner: m.spinnerIfActive(), position: m.tr.position(), notice: m.notice, noticeWarn: m.noticeBad,
-		focus: focusName, mouseOff: !m.mouse,
+		mouseOff: !m.mouse, offline: !m.online(),
+		diagnostics: len(m.diag.entries), diagErrors: m.diag.errors > 0,
 	}, w)
 	var b strings.Builder
 	for _, l := range banners {
@@ -432,7 +507,7 @@ func (m *Model) refresh() tea.Cmd {
 }
 
 func (m *Model) spinnerIfActive() string {
-	if m.view != nil && m.view.ActiveTurn != nil {
+	if m.turnRunning() && m.online() {
 		return m.spinner()
 	}
 	return ""

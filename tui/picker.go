@@ -3,6 +3,7 @@ package tui
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -29,10 +30,12 @@ type Picker struct {
 	newChose bool
 	width    int
 	height   int
+	now      func() time.Time
 }
 
-// NewPicker builds a picker over sessions (copied and sorted by UpdatedAt,
-// newest first). theme is "dark", "light" or "auto".
+// NewPicker builds a picker over sessions (copied and sorted newest first,
+// sync.SortSessions: the order `lookout sessions` prints). theme is
+// "dark", "light" or "auto".
 func NewPicker(sessions []sync.SessionInfo, host, theme string) (*Picker, error) {
 	if theme == "" {
 		theme = "auto"
@@ -42,8 +45,8 @@ func NewPicker(sessions []sync.SessionInfo, host, theme string) (*Picker, error)
 		return nil, err
 	}
 	ss := slices.Clone(sessions)
-	slices.SortStableFunc(ss, func(a, b sync.SessionInfo) int { return strings.Compare(b.UpdatedAt, a.UpdatedAt) })
-	return &Picker{sessions: ss, host: host, theme: th, auto: theme == "auto", km: keymap.Default(), width: 80, height: 24}, nil
+	sync.SortSessions(ss)
+	return &Picker{sessions: ss, host: host, theme: th, auto: theme == "auto", km: keymap.Default(), width: 80, height: 24, now: time.Now}, nil
 }
 
 // Chosen is the chosen session id, "" when the user cancelled or asked
@@ -97,9 +100,9 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return p, nil
 }
 
-// View lists the sessions around the highlight. What the host said about
-// each session (title, id, status, time) is shown as one clean line
-// (termtext.Line).
+// View lists the sessions around the highlight in aligned columns
+// (title, status, last update as HumanTime, id). What the host said about
+// each session is shown as one clean line per cell (termtext.Line).
 func (p *Picker) View() tea.View {
 	t := p.theme
 	w := max(p.width, 10)
@@ -115,32 +118,100 @@ func (p *Picker) View() tea.View {
 	if len(p.sessions) == 0 {
 		lines = append(lines, fit("  "+t.Muted.Render("this host has no sessions"), w))
 	}
+	now := p.now()
+	cells := make([][]string, len(p.sessions))
+	for i, s := range p.sessions {
+		cells[i] = sessionCells(s, now)
+	}
+	cols := columnWidths(cells, w-2)
+	if len(p.sessions) > 0 {
+		head := []string{"TITLE", "STATUS", "UPDATED", "SESSION"}
+		lines = append(lines, fit("  "+t.Faint.Render(joinColumns(head, cols)), w))
+	}
 	room := max(p.height-len(lines), 1)
 	first := 0
 	if p.cur >= room {
 		first = p.cur - room + 1
 	}
 	for i := first; i < len(p.sessions) && i < first+room; i++ {
-		s := p.sessions[i]
-		title := termtext.Line(s.Title)
-		if title == "" {
-			title = "(untitled)"
-		}
-		row := title + t.Muted.Render(" · "+termtext.Line(s.SessionID))
-		if st := termtext.Line(s.Status); st != "" {
-			row += t.Muted.Render(" · " + st)
-		}
-		if at := termtext.Line(s.UpdatedAt); at != "" {
-			row += t.Faint.Render(" · " + at)
-		}
+		c := cells[i]
+		rest := columnSep + joinColumns(c[1:], cols[1:])
+		title := fitCell(c[0], cols[0])
+		var row string
 		if i == p.cur {
-			row = t.Selected.Render("▌") + " " + t.StatusKey.Render(ansi.Strip(title)) + ansi.Cut(row, ansi.StringWidth(title), ansi.StringWidth(row))
+			row = t.Selected.Render("▌") + " " + t.StatusKey.Render(title) + t.Muted.Render(rest)
 		} else {
-			row = "  " + row
+			row = "  " + t.Text.Render(title) + t.Muted.Render(rest)
 		}
 		lines = append(lines, fit(row, w))
 	}
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	return v
+}
+
+// sessionCells are one session's columns: title, status, last update,
+// id, each one clean line.
+func sessionCells(s sync.SessionInfo, now time.Time) []string {
+	title := termtext.Line(s.Title)
+	if title == "" {
+		title = "(untitled)"
+	}
+	return []string{title, termtext.Line(s.Status), HumanTime(s.Updated(), now), termtext.Line(s.SessionID)}
+}
+
+// columnSep is the gap between two columns.
+const columnSep = "  "
+
+// columnWidths sizes aligned columns to fit width cells: every column as
+// wide as its widest cell (the first column, the title, at most 40), and
+// when that is too wide the first column gives way down to 12 cells, then
+// the last (the id) is cut.
+func columnWidths(rows [][]string, width int) []int {
+	n := 4
+	ws := make([]int, n)
+	for _, r := range rows {
+		for i := 0; i < n && i < len(r); i++ {
+			ws[i] = max(ws[i], ansi.StringWidth(r[i]))
+		}
+	}
+	ws[0] = max(min(ws[0], 40), 5)
+	total := func() int {
+		s := len(columnSep) * (n - 1)
+		for _, x := range ws {
+			s += x
+		}
+		return s
+	}
+	if over := total() - width; over > 0 {
+		ws[0] = max(12, ws[0]-over)
+	}
+	if over := total() - width; over > 0 {
+		ws[n-1] = max(0, ws[n-1]-over)
+	}
+	return ws
+}
+
+// fitCell pads or cuts a plain cell to w cells (a cut cell ends in …).
+func fitCell(s string, w int) string {
+	if ansi.StringWidth(s) > w {
+		s = ansi.Truncate(s, w, "…")
+	}
+	return fit(s, w)
+}
+
+// joinColumns lays cells out at the widths, separated by columnSep.
+func joinColumns(cells []string, ws []int) string {
+	var b strings.Builder
+	for i, c := range cells {
+		if i > 0 {
+			b.WriteString(columnSep)
+		}
+		if i == len(cells)-1 {
+			b.WriteString(ansi.Truncate(c, ws[i], "…"))
+			continue
+		}
+		b.WriteString(fitCell(c, ws[i]))
+	}
+	return b.String()
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -43,5 +44,55 @@ func TestPickerOrdersChoosesAndCancels(t *testing.T) {
 	}
 	if _, err := NewPicker(ss, "h", "purple"); err == nil {
 		t.Fatal("an unknown theme was accepted")
+	}
+}
+
+// The picker shows when each session was last updated as a person reads
+// it (never a raw RFC 3339 timestamp), newest first by time (not by text),
+// in aligned columns.
+func TestPickerShowsHumanTimesInAlignedColumns(t *testing.T) {
+	now := time.Date(2026, 3, 11, 14, 30, 0, 0, time.UTC)
+	ss := []sync.SessionInfo{
+		{SessionID: "s-whole", Title: "Whole second", Status: "idle", UpdatedAt: "2026-03-11T14:25:00Z"},
+		{SessionID: "s-nanos", Title: "Nanoseconds", Status: "running", UpdatedAt: "2026-03-11T14:25:00.123456789Z"},
+		{SessionID: "s-old", Title: "Last year's", Status: "idle", UpdatedAt: "2025-11-30T08:00:00.5Z"},
+		{SessionID: "s-yday", Title: "日本語のタイトル", Status: "idle", UpdatedAt: "2026-03-10T09:12:00.000000001Z"},
+	}
+	p, err := NewPicker(ss, "h", "dark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.now = func() time.Time { return now }
+	p.Update(tea.WindowSizeMsg{Width: 90, Height: 12})
+	screen := ansi.Strip(p.View().Content)
+	if strings.Contains(screen, "T14:25") || strings.Contains(screen, "2026-03") || strings.Contains(screen, "Z ") {
+		t.Fatalf("raw timestamps on screen:\n%s", screen)
+	}
+	for _, want := range []string{"5 min ago", "yesterday 09:12", "2025-11-30"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	var rows []string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "s-") {
+			rows = append(rows, l)
+		}
+	}
+	order := []string{"s-nanos", "s-whole", "s-yday", "s-old"}
+	if len(rows) != len(order) {
+		t.Fatalf("%d rows:\n%s", len(rows), screen)
+	}
+	col := -1
+	for i, r := range rows {
+		if !strings.Contains(r, order[i]) {
+			t.Fatalf("row %d is %q, want %s (newest first):\n%s", i, r, order[i], screen)
+		}
+		// Columns line up: every row's session id starts at the same cell.
+		c := ansi.StringWidth(r[:strings.Index(r, "s-")])
+		if col >= 0 && c != col {
+			t.Fatalf("the session column starts at cell %d in row %d, %d above:\n%s", c, i, col, screen)
+		}
+		col = c
 	}
 }

@@ -28,9 +28,10 @@ type rowSet struct {
 	pend []model.PendingEntry
 }
 
-// build refills the set from v in O(items + pending).
-func (s *rowSet) build(v *model.View) {
-	s.pend = append(s.pend[:0], v.Pending...)
+// build refills the set from v in O(items + pending), with extra entries
+// (the UI's failed prompts) placed like pending ones.
+func (s *rowSet) build(v *model.View, extra []model.PendingEntry) {
+	s.pend = append(append(s.pend[:0], v.Pending...), extra...)
 	slices.SortStableFunc(s.pend, func(a, b model.PendingEntry) int {
 		switch {
 		case a.Anchor != b.Anchor && a.Anchor < b.Anchor:

@@ -42,17 +42,24 @@ type transcript struct {
 
 	pendCache map[string]pendCacheEntry
 
+	// failed are the UI's failed prompts (failed.go), placed like pending
+	// entries; failHint says how to take one back.
+	failed   []model.PendingEntry
+	failNote map[string]failedPrompt
+	failHint string
+
 	// newBelow is set when rows changed at the bottom while not following.
 	newBelow bool
 	tailSig  tailSig
 
 	// Results of the last layout.
-	lines   []string
-	lineRow []int // virtual row index of each screen line
-	topV    int   // virtual index of the first visible line's row
-	topOff  int   // its offset inside that row's block
-	botV    int   // virtual index of the last visible row
-	atTop   bool  // the header line is on screen
+	lines    []string
+	lineRow  []int  // virtual row index of each screen line
+	lineBody []bool // the line is a row's content (not its blank separator)
+	topV     int    // virtual index of the first visible line's row
+	topOff   int    // its offset inside that row's block
+	botV     int    // virtual index of the last visible row
+	atTop    bool   // the header line is on screen
 }
 
 type tailSig struct {
@@ -75,7 +82,7 @@ func (t *transcript) vcount() int { return len(t.set.rows) + 1 }
 
 // setView rebuilds the rows from a new View.
 func (t *transcript) setView(v *model.View, loading bool) {
-	t.set.build(v)
+	t.set.build(v, t.failed)
 	t.hasOlder, t.loading = v.HasOlder, loading
 	sig := tailSig{n: len(t.set.rows)}
 	if n := len(t.set.rows); n > 0 {
@@ -91,6 +98,17 @@ func (t *transcript) setView(v *model.View, loading bool) {
 		t.newBelow = true
 	}
 	t.tailSig = sig
+}
+
+// setFailed replaces the failed prompts shown (rows are rebuilt by the
+// next setView).
+func (t *transcript) setFailed(fs []failedPrompt) {
+	t.failed = t.failed[:0]
+	t.failNote = make(map[string]failedPrompt, len(fs))
+	for _, f := range fs {
+		t.failed = append(t.failed, f.entry)
+		t.failNote[f.entry.CommandID] = f
+	}
 }
 
 // rowLines returns row i's rendered lines (cached by the renderer).
@@ -195,7 +213,7 @@ func (t *transcript) setAnchor(v, off int) {
 // lines, each exactly t.width columns, scrollbar included).
 func (t *transcript) layout() {
 	h := t.height
-	t.lines, t.lineRow = t.lines[:0], t.lineRow[:0]
+	t.lines, t.lineRow, t.lineBody = t.lines[:0], t.lineRow[:0], t.lineBody[:0]
 	if h <= 0 || t.width <= 0 {
 		return
 	}
@@ -220,13 +238,50 @@ func (t *transcript) layout() {
 		v = max(v, 0)
 		t.collect(v, max(0, total-h), h)
 	}
+	if t.keepSelectionVisible() {
+		// Only the marker moved: the same window, drawn again.
+		t.collect(t.topV, t.topOff, h)
+	}
 	t.decorate()
+}
+
+// keepSelectionVisible moves a selection that the window left behind to
+// the nearest row on screen (the first when it was above, the last when
+// below), so that what y copies and where k starts is always in view. It
+// reports whether the selection moved.
+func (t *transcript) keepSelectionVisible() bool {
+	i, ok := t.selectedIndex()
+	if !ok {
+		return false
+	}
+	first, last, vis := t.visibleRows()
+	if !vis || (i >= first && i <= last) {
+		return false
+	}
+	if i < first {
+		i = first
+	} else {
+		i = last
+	}
+	t.sel = t.set.refOf(i)
+	return true
+}
+
+// selectBottom selects the bottom row with content on screen.
+func (t *transcript) selectBottom() {
+	if _, last, ok := t.visibleRows(); ok {
+		t.sel, t.hasSel = t.set.refOf(last), true
+		return
+	}
+	if n := len(t.set.rows); n > 0 {
+		t.sel, t.hasSel = t.set.refOf(n-1), true
+	}
 }
 
 // collect gathers up to h lines downward from (v, off), recording the
 // window's bounds. It reports whether the window was filled.
 func (t *transcript) collect(v, off, h int) bool {
-	t.lines, t.lineRow = t.lines[:0], t.lineRow[:0]
+	t.lines, t.lineRow, t.lineBody = t.lines[:0], t.lineRow[:0], t.lineBody[:0]
 	t.topV, t.topOff, t.atTop = v, off, v == 0 && off == 0
 	n := t.vcount()
 	cw := t.contentWidth()
@@ -235,6 +290,7 @@ func (t *transcript) collect(v, off, h int) bool {
 		if cv == 0 {
 			t.lines = append(t.lines, fit("  "+t.headerLine(), cw))
 			t.lineRow = append(t.lineRow, 0)
+			t.lineBody = append(t.lineBody, false)
 			continue
 		}
 		i := cv - 1
@@ -246,12 +302,14 @@ func (t *transcript) collect(v, off, h int) bool {
 				t.lines = append(t.lines, fit(ls[k-1], cw))
 			}
 			t.lineRow = append(t.lineRow, cv)
+			t.lineBody = append(t.lineBody, k > 0)
 		}
 	}
 	filled := len(t.lines) >= h
 	for len(t.lines) < h {
 		t.lines = append(t.lines, blank(cw))
 		t.lineRow = append(t.lineRow, -1)
+		t.lineBody = append(t.lineBody, false)
 	}
 	return filled
 }
@@ -300,7 +358,12 @@ func (t *transcript) pendingLines(p model.PendingEntry, w int) []string {
 	if c, ok := t.pendCache[p.CommandID]; ok && c.key == key {
 		return c.lines
 	}
-	ls := t.r.Pending(p, w)
+	var ls []string
+	if f, ok := t.failNote[p.CommandID]; ok && p.Status == pendingFailed {
+		ls = t.r.FailedPrompt(p, f.verdict, f.reason, t.failHint, w)
+	} else {
+		ls = t.r.Pending(p, w)
+	}
 	if sel {
 		ls = append([]string(nil), ls...)
 		for i, l := range ls {
@@ -428,11 +491,12 @@ func (t *transcript) reselect() {
 }
 
 // visibleRows returns the first and last row indexes (not virtual) with a
-// line on screen, from the last layout.
+// line of content on screen (a row whose only visible line is its blank
+// separator does not count), from the last layout.
 func (t *transcript) visibleRows() (first, last int, ok bool) {
 	first, last = -1, -1
-	for _, v := range t.lineRow {
-		if v >= 1 {
+	for k, v := range t.lineRow {
+		if v >= 1 && t.lineBody[k] {
 			if first < 0 {
 				first = v - 1
 			}

@@ -1,0 +1,151 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// Tab from a draft visibly moves focus, and from then on typing never
+// acts on the transcript by surprise: the approving and unqueueing
+// letters do nothing but say what would (their alt+ forms work), and q
+// asks before discarding the draft.
+func TestTypingAfterTabNeverApprovesOrQuits(t *testing.T) {
+	f := newFake(t)
+	kindsSession(f) // ap1 waits; a prompt is queued
+	d := newDriver(t, 120, 40, Options{Source: f})
+	d.wantScreen("prompt ─")
+	d.typeText("please also")
+	d.keys("tab")
+	d.wantScreen("transcript focused")
+	d.noScreen("prompt ─")
+	// The rest of the sentence lands on the transcript.
+	d.typeText(" and add tests, use the stable database") // no i: i goes back to the draft
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "respond:") || strings.HasPrefix(c, "unqueue:") {
+			t.Fatalf("typing in the transcript with a draft waiting ran %s", c)
+		}
+	}
+	if d.qt {
+		t.Fatal("typing quit")
+	}
+	if got := d.m.comp.value(); got != "please also" {
+		t.Fatalf("the draft changed: %q", got)
+	}
+	d.keys("a")
+	if s := d.status(); !strings.Contains(s, "alt+a approves (a is off while a draft waits)") {
+		t.Fatalf("status %q", s)
+	}
+	// The alt+ form is deliberate, and works.
+	d.keys("alt+a")
+	if !hasCall(f, "respond:ap1:approve") {
+		t.Fatalf("alt+a: calls %v", f.Calls())
+	}
+	// q asks; anything but y keeps the draft.
+	d.keys("q")
+	if d.qt {
+		t.Fatal("q quit with a draft waiting")
+	}
+	d.wantScreen("Discard the draft and quit?")
+	d.keys("n")
+	d.noScreen("Discard the draft")
+	if d.qt || d.m.comp.value() != "please also" {
+		t.Fatalf("quit %v, draft %q", d.qt, d.m.comp.value())
+	}
+	d.keys("q", "y")
+	if !d.qt {
+		t.Fatal("q then y did not quit")
+	}
+}
+
+// With an empty composer the transcript's letters act at once, as before.
+func TestTranscriptLettersActWithoutADraft(t *testing.T) {
+	f := newFake(t)
+	kindsSession(f)
+	d := newDriver(t, 120, 40, Options{Source: f})
+	d.keys("tab", "a")
+	if !hasCall(f, "respond:ap1:approve") {
+		t.Fatalf("calls %v", f.Calls())
+	}
+	d.keys("q")
+	if !d.qt {
+		t.Fatal("q did not quit")
+	}
+}
+
+// ctrl+c never loses a draft on the way to quitting: it interrupts a
+// running turn first, then clears the draft into history (up brings it
+// back), and only quits when there is nothing left to lose.
+func TestCtrlCNeverLosesADraft(t *testing.T) {
+	f := newFake(t)
+	f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
+	d := newDriver(t, 100, 24, Options{Source: f})
+	d.typeText("half a thought")
+	d.keys("tab") // the transcript has focus: the draft must survive anyway
+	d.keys("ctrl+c")
+	if countCalls(f, "interrupt") != 1 || d.qt || d.m.comp.value() != "half a thought" {
+		t.Fatalf("first ctrl+c: calls %v quit %v draft %q", f.Calls(), d.qt, d.m.comp.value())
+	}
+	d.keys("ctrl+c")
+	if d.qt {
+		t.Fatal("the second ctrl+c quit and lost the draft")
+	}
+	if d.m.comp.value() != "" {
+		t.Fatalf("draft %q", d.m.comp.value())
+	}
+	d.wantScreen("brings it back")
+	d.keys("ctrl+c")
+	if !d.qt {
+		t.Fatal("ctrl+c with nothing left to lose did not quit")
+	}
+	d.qt = false
+	d.keys("i", "up")
+	if got := d.m.comp.value(); got != "half a thought" {
+		t.Fatalf("up brought back %q", got)
+	}
+}
+
+func TestDraftGate(t *testing.T) {
+	cases := []struct {
+		action string
+		draft  bool
+		want   gate
+	}{
+		{"quit", false, gateAct},
+		{"quit", true, gateConfirm},
+		{"approve", true, gateRefuse},
+		{"deny", true, gateRefuse},
+		{"approveForSession", true, gateRefuse},
+		{"unqueue", true, gateRefuse},
+		{"approve", false, gateAct},
+		{"copy", true, gateAct},
+		{"select", true, gateAct},
+	}
+	for _, c := range cases {
+		if got := draftGate(c.action, c.draft); got != c.want {
+			t.Errorf("draftGate(%q, %v) = %v, want %v", c.action, c.draft, got, c.want)
+		}
+	}
+}
+
+func TestCtrlCStep(t *testing.T) {
+	cases := []struct {
+		armed, running, draft bool
+		want                  ctrlCAction
+	}{
+		{false, false, false, ctrlCArm},
+		{true, false, false, ctrlCQuit},
+		{false, true, false, ctrlCInterrupt},
+		{true, true, false, ctrlCQuit},
+		{false, false, true, ctrlCClear},
+		{true, false, true, ctrlCClear},
+		{false, true, true, ctrlCInterrupt},
+		{true, true, true, ctrlCClear},
+	}
+	for _, c := range cases {
+		if got := ctrlCStep(c.armed, c.running, c.draft); got != c.want {
+			t.Errorf("ctrlCStep(armed %v, running %v, draft %v) = %v, want %v", c.armed, c.running, c.draft, got, c.want)
+		}
+	}
+}

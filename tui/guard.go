@@ -1,0 +1,73 @@
+package tui
+
+// Typing must never act on the transcript by surprise. These are the pure
+// decisions that keep a draft and a waiting approval safe from keys that
+// were meant as text (tab moves focus to the transcript, whose single
+// letters are commands).
+
+// gate is what a single-letter transcript command does given the draft.
+type gate int
+
+const (
+	gateAct     gate = iota // act at once
+	gateRefuse              // do nothing; say which deliberate key does it
+	gateConfirm             // ask first (y confirms, any other key cancels)
+)
+
+func (g gate) String() string {
+	switch g {
+	case gateAct:
+		return "act"
+	case gateRefuse:
+		return "refuse"
+	}
+	return "confirm"
+}
+
+// draftGate decides a transcript letter's fate while the composer holds a
+// draft (draft true): approving, denying and unqueueing letters are
+// refused (their alt+ forms, a deliberate chord, still work), quitting
+// asks before the draft is discarded; everything else (moving, copying,
+// expanding) acts. Without a draft every letter acts.
+func draftGate(action string, draft bool) gate {
+	if !draft {
+		return gateAct
+	}
+	switch action {
+	case "quit":
+		return gateConfirm
+	case "approve", "deny", "approveForSession", "unqueue":
+		return gateRefuse
+	}
+	return gateAct
+}
+
+// ctrlCAction is what one ctrl+c does.
+type ctrlCAction int
+
+const (
+	ctrlCArm       ctrlCAction = iota // nothing to stop or clear: the next ctrl+c quits
+	ctrlCInterrupt                    // interrupt the running turn (and arm)
+	ctrlCClear                        // clear the draft into history (and arm)
+	ctrlCQuit                         // quit
+)
+
+func (a ctrlCAction) String() string {
+	return [...]string{"arm", "interrupt", "clear", "quit"}[a]
+}
+
+// ctrlCStep is ctrl+c's ladder: interrupt a running turn first (unless
+// already armed), then clear a draft (kept in history: up brings it back),
+// and quit only when armed with nothing left to lose. So a draft is never
+// lost by quitting, whatever has focus.
+func ctrlCStep(armed, turnRunning, draft bool) ctrlCAction {
+	switch {
+	case turnRunning && !armed:
+		return ctrlCInterrupt
+	case draft:
+		return ctrlCClear
+	case armed:
+		return ctrlCQuit
+	}
+	return ctrlCArm
+}
