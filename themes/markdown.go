@@ -48,6 +48,28 @@ func embedMarkdown(c ansi.StyleConfig) ansi.StyleConfig {
 	c.Document.Margin = &zero
 	c.Document.BlockPrefix = ""
 	c.Document.BlockSuffix = ""
+	return readable(c)
+}
+
+// readable makes the markdown read like prose, as glow shows it: inline
+// code is coloured only over its own text (no padding spaces that break
+// the sentence, as in "even  from()"), and headings below the first level
+// are told apart by their style instead of literal "##" markers.
+func readable(c ansi.StyleConfig) ansi.StyleConfig {
+	c.Code.Prefix, c.Code.Suffix = "", ""
+	c.Code.BlockPrefix, c.Code.BlockSuffix = "", ""
+	on := true
+	for i, h := range []*ansi.StyleBlock{&c.H2, &c.H3, &c.H4, &c.H5, &c.H6} {
+		h.Prefix = ""
+		h.Bold = &on
+		switch i {
+		case 0:
+			h.Underline = &on
+		case 1:
+		default:
+			h.Italic = &on
+		}
+	}
 	return c
 }
 
