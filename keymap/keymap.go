@@ -27,6 +27,8 @@ type KeyMap struct {
 	MouseTrack  key.Binding // alt+m: releases or captures the mouse
 	Sessions    key.Binding // ctrl+o: leaves this session for the session picker (lookout attach)
 	TakeBack    key.Binding // alt+e: puts the newest failed prompt's text back in the composer
+	PromptPrev  key.Binding // alt+up: selects the previous prompt (userMessage) in the transcript
+	PromptNext  key.Binding // alt+down: selects the next prompt in the transcript
 
 	// Composer (focused by default).
 	Send        key.Binding // enter: sends the prompt
@@ -46,6 +48,10 @@ type KeyMap struct {
 	TopAlt       key.Binding // g: the top of the transcript
 	BottomAlt    key.Binding // G: the bottom of the transcript
 	Toggle       key.Binding // enter, space: expands or collapses the selected item
+	PromptPrevT  key.Binding // [: selects the previous prompt
+	PromptNextT  key.Binding // ]: selects the next prompt
+	ExpandAll    key.Binding // E: expands every item
+	CollapseAll  key.Binding // C: collapses every item
 	Copy         key.Binding // y: copies the selected item (OSC 52)
 	ApproveT     key.Binding // a: approves the waiting tool call (not while a draft waits: alt+a)
 	DenyT        key.Binding // d: denies the waiting tool call (not while a draft waits: alt+d)
@@ -85,6 +91,8 @@ func Default() KeyMap {
 		MouseTrack:  b(k("alt+m"), "alt+m", "release/capture mouse"),
 		Sessions:    b(k("ctrl+o"), "ctrl+o", "choose another session"),
 		TakeBack:    b(k("alt+e"), "alt+e", "failed prompt back to the composer"),
+		PromptPrev:  b(k("alt+up"), "alt+↑", "previous prompt"),
+		PromptNext:  b(k("alt+down"), "alt+↓", "next prompt"),
 
 		Send:        b(k("enter"), "enter", "send"),
 		Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
@@ -102,6 +110,10 @@ func Default() KeyMap {
 		TopAlt:      b(k("g", "home"), "g/home", "top"),
 		BottomAlt:   b(k("G", "end"), "G/end", "bottom, follow"),
 		Toggle:      b(k("enter", "space"), "enter/space", "expand/collapse"),
+		PromptPrevT: b(k("["), "[", "previous prompt"),
+		PromptNextT: b(k("]"), "]", "next prompt"),
+		ExpandAll:   b(k("E"), "E", "expand all"),
+		CollapseAll: b(k("C"), "C", "collapse all"),
 		Copy:        b(k("y"), "y", "copy item (OSC 52)"),
 		ApproveT:    b(k("a"), "a", "approve tool (no draft waiting)"),
 		DenyT:       b(k("d"), "d", "deny tool (no draft waiting)"),
@@ -126,10 +138,10 @@ func Default() KeyMap {
 func (m KeyMap) Groups() []Group {
 	return []Group{
 		{Title: "Anywhere", Bindings: []key.Binding{m.Quit, m.Help, m.Diagnostics, m.FocusNext, m.Interrupt, m.PageUp, m.PageDown,
-			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.TakeBack, m.MouseTrack, m.Sessions}},
+			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.TakeBack, m.MouseTrack, m.Sessions, m.PromptPrev, m.PromptNext}},
 		{Title: "Composer", Bindings: []key.Binding{m.Send, m.Newline, m.HistoryPrev, m.HistoryNext, m.Top, m.Bottom}},
 		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,
-			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.TakeBackT, m.MouseTrackT,
+			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.PromptPrevT, m.PromptNextT, m.ExpandAll, m.CollapseAll, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.TakeBackT, m.MouseTrackT,
 			m.RetryT, m.Compose, m.ClearSelect, m.QuitT}},
 		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.ListScroll, m.PickerSelect, m.PickerNew}},
 	}

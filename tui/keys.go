@@ -97,6 +97,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.chooseSession()
 	case key.Matches(msg, km.TakeBack):
 		return m.takeBack()
+	case key.Matches(msg, km.PromptPrev):
+		m.focusTranscript()
+		return m.jumpPrompt(-1)
+	case key.Matches(msg, km.PromptNext):
+		m.focusTranscript()
+		return m.jumpPrompt(1)
 	}
 	if composing {
 		return m.composerKey(msg)
@@ -230,6 +236,14 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 				delete(m.tr.expanded, id)
 			}
 		}
+	case key.Matches(msg, km.PromptPrevT):
+		return m.jumpPrompt(-1)
+	case key.Matches(msg, km.PromptNextT):
+		return m.jumpPrompt(1)
+	case key.Matches(msg, km.ExpandAll):
+		m.tr.setAllExpanded(true)
+	case key.Matches(msg, km.CollapseAll):
+		m.tr.setAllExpanded(false)
 	case key.Matches(msg, km.Copy):
 		return m.copySelected()
 	case key.Matches(msg, km.ApproveT):
