@@ -454,7 +454,7 @@ func (m *Model) refresh() tea.Cmd {
 			diagnosticsBody(m.theme, m.diag.entries, m.now(), w), m.overlayOff, w, h-compH-1)
 	default:
 		m.tr.width, m.tr.height = w, max(transH, 0)
-		m.tr.spinner = ""
+		m.tr.spinner, m.tr.now = "", m.now()
 		if m.online() {
 			m.tr.spinner = m.spinner()
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -39,6 +40,7 @@ type transcript struct {
 	hasSel   bool
 	expanded map[string]bool
 	spinner  string
+	now      time.Time // the frame's clock, for message time stamps (stamps.go)
 
 	pendCache map[string]pendCacheEntry
 
@@ -298,6 +300,8 @@ func (t *transcript) collect(v, off, h int) bool {
 		for k := coff; k <= len(ls) && len(t.lines) < h; k++ {
 			if k == 0 {
 				t.lines = append(t.lines, blank(cw))
+			} else if k == 1 {
+				t.lines = append(t.lines, fit(t.headerStamp(i, ls[0], cw), cw))
 			} else {
 				t.lines = append(t.lines, fit(ls[k-1], cw))
 			}
