@@ -29,6 +29,7 @@ type KeyMap struct {
 	TakeBack    key.Binding // alt+e: puts the newest failed prompt's text back in the composer
 	PromptPrev  key.Binding // alt+up: selects the previous prompt (userMessage) in the transcript
 	PromptNext  key.Binding // alt+down: selects the next prompt in the transcript
+	SearchAny   key.Binding // ctrl+f: opens the search line
 
 	// Composer (focused by default).
 	Send        key.Binding // enter: sends the prompt
@@ -52,6 +53,9 @@ type KeyMap struct {
 	PromptNextT  key.Binding // ]: selects the next prompt
 	ExpandAll    key.Binding // E: expands every item
 	CollapseAll  key.Binding // C: collapses every item
+	Search       key.Binding // /: opens the search line
+	SearchPrev   key.Binding // N: the next older match
+	SearchNext   key.Binding // n: the next newer match
 	Copy         key.Binding // y: copies the selected item (OSC 52)
 	ApproveT     key.Binding // a: approves the waiting tool call (not while a draft waits: alt+a)
 	DenyT        key.Binding // d: denies the waiting tool call (not while a draft waits: alt+d)
@@ -67,6 +71,7 @@ type KeyMap struct {
 	ListScroll   key.Binding // up/k, down/j, pgup, pgdown, home/g, end/G: scrolls the help and diagnostics screens
 	PickerSelect key.Binding // enter: opens the highlighted session in the session picker
 	PickerNew    key.Binding // n: starts a new session from the session picker (agent hosts)
+	SearchLine   key.Binding // enter, esc: on the search line, finds the newest match or closes the search
 }
 
 // Default returns Lookout's bindings.
@@ -93,6 +98,7 @@ func Default() KeyMap {
 		TakeBack:    b(k("alt+e"), "alt+e", "failed prompt back to the composer"),
 		PromptPrev:  b(k("alt+up"), "alt+↑", "previous prompt"),
 		PromptNext:  b(k("alt+down"), "alt+↓", "next prompt"),
+		SearchAny:   b(k("ctrl+f"), "ctrl+f", "search the transcript"),
 
 		Send:        b(k("enter"), "enter", "send"),
 		Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
@@ -114,6 +120,9 @@ func Default() KeyMap {
 		PromptNextT: b(k("]"), "]", "next prompt"),
 		ExpandAll:   b(k("E"), "E", "expand all"),
 		CollapseAll: b(k("C"), "C", "collapse all"),
+		Search:      b(k("/"), "/", "search"),
+		SearchPrev:  b(k("N"), "N", "older match (loads older history)"),
+		SearchNext:  b(k("n"), "n", "newer match"),
 		Copy:        b(k("y"), "y", "copy item (OSC 52)"),
 		ApproveT:    b(k("a"), "a", "approve tool (no draft waiting)"),
 		DenyT:       b(k("d"), "d", "deny tool (no draft waiting)"),
@@ -130,6 +139,7 @@ func Default() KeyMap {
 			"↑/↓ pgup/pgdn", "scroll help, diagnostics (home/end too)"),
 		PickerSelect: b(k("enter"), "enter", "open session"),
 		PickerNew:    b(k("n"), "n", "new session (picker of an agent host)"),
+		SearchLine:   b(k("enter", "esc"), "enter/esc", "search line: find newest match · close"),
 	}
 }
 
@@ -138,12 +148,12 @@ func Default() KeyMap {
 func (m KeyMap) Groups() []Group {
 	return []Group{
 		{Title: "Anywhere", Bindings: []key.Binding{m.Quit, m.Help, m.Diagnostics, m.FocusNext, m.Interrupt, m.PageUp, m.PageDown,
-			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.TakeBack, m.MouseTrack, m.Sessions, m.PromptPrev, m.PromptNext}},
+			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.TakeBack, m.MouseTrack, m.Sessions, m.PromptPrev, m.PromptNext, m.SearchAny}},
 		{Title: "Composer", Bindings: []key.Binding{m.Send, m.Newline, m.HistoryPrev, m.HistoryNext, m.Top, m.Bottom}},
 		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,
-			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.PromptPrevT, m.PromptNextT, m.ExpandAll, m.CollapseAll, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.TakeBackT, m.MouseTrackT,
+			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.PromptPrevT, m.PromptNextT, m.ExpandAll, m.CollapseAll, m.Search, m.SearchPrev, m.SearchNext, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.TakeBackT, m.MouseTrackT,
 			m.RetryT, m.Compose, m.ClearSelect, m.QuitT}},
-		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.ListScroll, m.PickerSelect, m.PickerNew}},
+		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.ListScroll, m.PickerSelect, m.PickerNew, m.SearchLine}},
 	}
 }
 

@@ -543,7 +543,7 @@ func TestResizeRelaysOut(t *testing.T) {
 
 func TestHelpListsEveryKey(t *testing.T) {
 	f := newFake(t)
-	d := newDriver(t, 120, 50, Options{Source: f})
+	d := newDriver(t, 120, 70, Options{Source: f})
 	d.keys("?")
 	for _, b := range d.m.km.All() {
 		d.wantScreen(b.Help().Desc)

@@ -145,6 +145,8 @@ var screenScenes = []screenScene{
 	{name: "help/80x24", width: 80, height: 24, build: func(f *fakeSource) { longSession(f, 1, 3) }, marker: "answer 3", keys: []string{"?"}, after: "Keys ·"},
 	{name: "help/60x20", width: 60, height: 20, build: func(f *fakeSource) { longSession(f, 1, 3) }, marker: "answer 3", keys: []string{"?"}, after: "Keys ·"},
 	{name: "help-scrolled/60x20", width: 60, height: 20, build: func(f *fakeSource) { longSession(f, 1, 3) }, marker: "answer 3", keys: []string{"?", "end"}, after: "↑ more"},
+	{name: "search/80x24", width: 80, height: 24, build: func(f *fakeSource) { longSession(f, 1, 12) }, marker: "answer 12",
+		keys: []string{"ctrl+f", "q", "u", "e", "s", "t", "i", "o", "n", " ", "1", "enter", "N"}, after: "newer"},
 	{name: "diagnostics/80x24", width: 80, height: 24, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
 	{name: "diagnostics/60x20", width: 60, height: 20, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
 }

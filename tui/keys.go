@@ -36,6 +36,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.quitArmed = false
 		m.clearNotice()
 	}
+	if m.srch.editing {
+		return m.searchKey(msg)
+	}
 	switch m.overlay {
 	case overlayHelp:
 		if key.Matches(msg, km.HelpClose) {
@@ -103,6 +106,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.PromptNext):
 		m.focusTranscript()
 		return m.jumpPrompt(1)
+	case key.Matches(msg, km.SearchAny) && m.overlay == overlayNone:
+		return m.openSearch()
 	}
 	if composing {
 		return m.composerKey(msg)
@@ -240,6 +245,12 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.jumpPrompt(-1)
 	case key.Matches(msg, km.PromptNextT):
 		return m.jumpPrompt(1)
+	case key.Matches(msg, km.Search):
+		return m.openSearch()
+	case key.Matches(msg, km.SearchPrev) && m.srch.query != "":
+		return m.findMatch(m.searchFrom(-1), -1)
+	case key.Matches(msg, km.SearchNext) && m.srch.query != "":
+		return m.findMatch(m.searchFrom(1), 1)
 	case key.Matches(msg, km.ExpandAll):
 		m.tr.setAllExpanded(true)
 	case key.Matches(msg, km.CollapseAll):

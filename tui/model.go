@@ -90,6 +90,7 @@ type Model struct {
 	pendSeen map[string]model.PendingEntry // this client's pending prompts in the last View
 
 	tr   *transcript
+	srch search // the transcript search (search.go)
 	comp composer
 
 	width, height int
@@ -220,7 +221,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case frameMsg:
 		m.framePending = false
 		m.pull()
-		cmds = append(cmds, m.startTicking())
+		cmds = append(cmds, m.startTicking(), m.searchOlderArrived())
 	case tickMsg:
 		m.ticking = false
 		m.spinIdx++
@@ -274,6 +275,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen == m.noticeGen {
 			m.clearNotice()
 		}
+	case searchStepMsg:
+		cmds = append(cmds, m.searchStep(msg))
 	case copiedMsg:
 		m.setNotice("copied "+itoa(msg.n)+" characters (OSC 52)", false)
 		cmds = append(cmds, m.expireNotice())
@@ -459,7 +462,7 @@ func (m *Model) refresh() tea.Cmd {
 			m.tr.spinner = m.spinner()
 		}
 		m.tr.layout()
-		body = m.tr.lines
+		body = m.highlight(m.tr.lines)
 		cmd = m.maybeLoadOlder()
 	}
 	label := m.theme.Muted.Render("prompt ")
@@ -478,6 +481,9 @@ func (m *Model) refresh() tea.Cmd {
 			what = "▲ transcript focused · draft kept · " + back + " back to it "
 		}
 		label = m.theme.Accent.Bold(true).Render(what)
+	}
+	if s := m.searchLabel(); s != "" && !m.confirmQuit {
+		label = s
 	}
 	var status string
 	status, m.statusClick = statusLine(m.theme, statusInput{
