@@ -30,6 +30,7 @@ type KeyMap struct {
 	PromptPrev  key.Binding // alt+up: selects the previous prompt (userMessage) in the transcript
 	PromptNext  key.Binding // alt+down: selects the next prompt in the transcript
 	SearchAny   key.Binding // ctrl+f: opens the search line
+	Editor      key.Binding // ctrl+g: edits the draft in $VISUAL or $EDITOR
 
 	// Composer (focused by default).
 	Send        key.Binding // enter: sends the prompt
@@ -99,6 +100,7 @@ func Default() KeyMap {
 		PromptPrev:  b(k("alt+up"), "alt+↑", "previous prompt"),
 		PromptNext:  b(k("alt+down"), "alt+↓", "next prompt"),
 		SearchAny:   b(k("ctrl+f"), "ctrl+f", "search the transcript"),
+		Editor:      b(k("ctrl+g"), "ctrl+g", "write the prompt in $VISUAL/$EDITOR"),
 
 		Send:        b(k("enter"), "enter", "send"),
 		Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
@@ -148,7 +150,7 @@ func Default() KeyMap {
 func (m KeyMap) Groups() []Group {
 	return []Group{
 		{Title: "Anywhere", Bindings: []key.Binding{m.Quit, m.Help, m.Diagnostics, m.FocusNext, m.Interrupt, m.PageUp, m.PageDown,
-			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.TakeBack, m.MouseTrack, m.Sessions, m.PromptPrev, m.PromptNext, m.SearchAny}},
+			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.TakeBack, m.MouseTrack, m.Sessions, m.PromptPrev, m.PromptNext, m.SearchAny, m.Editor}},
 		{Title: "Composer", Bindings: []key.Binding{m.Send, m.Newline, m.HistoryPrev, m.HistoryNext, m.Top, m.Bottom}},
 		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,
 			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.PromptPrevT, m.PromptNextT, m.ExpandAll, m.CollapseAll, m.Search, m.SearchPrev, m.SearchNext, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.TakeBackT, m.MouseTrackT,

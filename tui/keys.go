@@ -106,6 +106,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.PromptNext):
 		m.focusTranscript()
 		return m.jumpPrompt(1)
+	case key.Matches(msg, km.Editor):
+		return m.openEditor()
 	case key.Matches(msg, km.SearchAny) && m.overlay == overlayNone:
 		return m.openSearch()
 	}

@@ -275,6 +275,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen == m.noticeGen {
 			m.clearNotice()
 		}
+	case editorReadyMsg:
+		cmds = append(cmds, m.runEditor(msg))
+	case editorDoneMsg:
+		cmds = append(cmds, m.editorDone(msg))
+		m.dirty = true
 	case searchStepMsg:
 		cmds = append(cmds, m.searchStep(msg))
 	case copiedMsg:
