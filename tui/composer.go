@@ -18,8 +18,10 @@ const maxComposerLines = 8
 // owns no I/O; sending is the model's job.
 type composer struct {
 	ta      textarea.Model
-	history []string // prompts sent, oldest first
-	histIdx int      // index being browsed, or -1
+	history []string // prompts sent from here (or cleared), oldest first
+	session []string // the session's prompts (its userMessages), oldest first; set by the model
+	browse  []string // the list being browsed: session and local prompts (mergePrompts)
+	histIdx int      // index into browse being browsed, or -1
 	width   int
 }
 
@@ -106,16 +108,22 @@ func (c *composer) remember(s string) {
 
 // browsing reports whether the composer shows a history entry unchanged.
 func (c *composer) browsing() bool {
-	return c.histIdx >= 0 && c.histIdx < len(c.history) && c.ta.Value() == c.history[c.histIdx]
+	return c.histIdx >= 0 && c.histIdx < len(c.browse) && c.ta.Value() == c.browse[c.histIdx]
 }
 
 // historyPrev shows the previous prompt; it reports whether it applied
 // (empty composer or already browsing, and older history exists).
 func (c *composer) historyPrev() bool {
-	if !(c.empty() || c.browsing()) || len(c.history) == 0 {
+	if !(c.empty() || c.browsing()) {
 		return false
 	}
-	i := len(c.history) - 1
+	if !c.browsing() {
+		c.browse = mergePrompts(c.session, c.history)
+	}
+	if len(c.browse) == 0 {
+		return false
+	}
+	i := len(c.browse) - 1
 	if c.browsing() {
 		if c.histIdx == 0 {
 			return true
@@ -123,7 +131,7 @@ func (c *composer) historyPrev() bool {
 		i = c.histIdx - 1
 	}
 	c.histIdx = i
-	c.setValue(c.history[i])
+	c.setValue(c.browse[i])
 	return true
 }
 
@@ -133,13 +141,38 @@ func (c *composer) historyNext() bool {
 	if !c.browsing() {
 		return false
 	}
-	if c.histIdx >= len(c.history)-1 {
+	if c.histIdx >= len(c.browse)-1 {
 		c.clear()
 		return true
 	}
 	c.histIdx++
-	c.setValue(c.history[c.histIdx])
+	c.setValue(c.browse[c.histIdx])
 	return true
+}
+
+// mergePrompts is the history up and down walk, oldest first: the
+// session's prompts (sent from here or from any other client), then the
+// local entries the session does not hold (drafts cleared with ctrl+c,
+// prompts still in flight), with no entry twice in a row.
+func mergePrompts(session, local []string) []string {
+	out := make([]string, 0, len(session)+len(local))
+	seen := make(map[string]bool, len(session))
+	add := func(s string) {
+		if strings.TrimSpace(s) == "" || len(out) > 0 && out[len(out)-1] == s {
+			return
+		}
+		out = append(out, s)
+	}
+	for _, s := range session {
+		seen[s] = true
+		add(s)
+	}
+	for _, s := range local {
+		if !seen[s] {
+			add(s)
+		}
+	}
+	return out
 }
 
 // update hands a message to the textarea.

@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // isPrompt reports whether a row is one of the user's prompts: a
@@ -84,4 +85,20 @@ func (m *Model) jumpPrompt(dir int) tea.Cmd {
 		m.setNotice("no later prompt", false)
 	}
 	return m.expireNotice()
+}
+
+// sessionPrompts hands the composer the session's prompts loaded (its
+// userMessage items, sanitised) before a history walk starts. It always
+// reports true, to sit in a key's condition.
+func (m *Model) sessionPrompts() bool {
+	if m.comp.browsing() {
+		return true
+	}
+	m.comp.session = m.comp.session[:0]
+	for _, r := range m.tr.set.rows {
+		if r.Item != nil && r.Item.Kind == model.KindUserMessage {
+			m.comp.session = append(m.comp.session, termtext.Text(r.Item.Text()))
+		}
+	}
+	return true
 }

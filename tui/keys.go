@@ -174,7 +174,7 @@ func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, km.Send):
 		return m.send()
-	case key.Matches(msg, km.HistoryPrev) && m.comp.historyPrev():
+	case key.Matches(msg, km.HistoryPrev) && m.sessionPrompts() && m.comp.historyPrev():
 		return nil
 	case key.Matches(msg, km.HistoryNext) && m.comp.historyNext():
 		return nil

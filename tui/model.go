@@ -471,7 +471,7 @@ func (m *Model) refresh() tea.Cmd {
 		cmd = m.maybeLoadOlder()
 	}
 	label := m.theme.Muted.Render("prompt ")
-	if n := len(m.comp.history); n > 0 && m.comp.browsing() {
+	if n := len(m.comp.browse); n > 0 && m.comp.browsing() {
 		label = m.theme.Muted.Render("history " + itoa(m.comp.histIdx+1) + "/" + itoa(n) + " ")
 	}
 	switch {
