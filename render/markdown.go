@@ -27,7 +27,7 @@ func (r *Renderer) termRenderer(w int) *glamour.TermRenderer {
 	}
 	tr, err := glamour.NewTermRenderer(
 		glamour.WithStyles(r.theme.Markdown),
-		glamour.WithWordWrap(w),
+		glamour.WithWordWrap(proseWidth(w)),
 	)
 	if err != nil {
 		return nil

@@ -26,7 +26,7 @@ func (r *Renderer) prompt(bar, label string, textStyle lipgloss.Style, text stri
 		lines := []string{clamp(label, cw)}
 		return append(lines, styleLines(textStyle, wrapPlain(termtext.Text(text), cw))...)
 	}
-	body := wrapPlain(termtext.Text(text), cw-2)
+	body := wrapPlain(termtext.Text(text), proseWidth(cw-2))
 	lines := make([]string, 0, len(body)+1)
 	lines = append(lines, bar+" "+clamp(label, cw-2))
 	for _, l := range body {
