@@ -31,6 +31,7 @@ type KeyMap struct {
 	PromptNext  key.Binding // alt+down: selects the next prompt in the transcript
 	SearchAny   key.Binding // ctrl+f: opens the search line
 	Editor      key.Binding // ctrl+g: edits the draft in $VISUAL or $EDITOR
+	Export      key.Binding // alt+w: writes the markdown transcript to a file in the current directory
 
 	// Composer (focused by default).
 	Send        key.Binding // enter: sends the prompt
@@ -54,6 +55,7 @@ type KeyMap struct {
 	PromptNextT  key.Binding // ]: selects the next prompt
 	ExpandAll    key.Binding // E: expands every item
 	CollapseAll  key.Binding // C: collapses every item
+	ExportT      key.Binding // w: writes the markdown transcript to a file
 	Search       key.Binding // /: opens the search line
 	SearchPrev   key.Binding // N: the next older match
 	SearchNext   key.Binding // n: the next newer match
@@ -101,6 +103,7 @@ func Default() KeyMap {
 		PromptNext:  b(k("alt+down"), "alt+↓", "next prompt"),
 		SearchAny:   b(k("ctrl+f"), "ctrl+f", "search the transcript"),
 		Editor:      b(k("ctrl+g"), "ctrl+g", "write the prompt in $VISUAL/$EDITOR"),
+		Export:      b(k("alt+w"), "alt+w", "export the transcript (markdown file)"),
 
 		Send:        b(k("enter"), "enter", "send"),
 		Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
@@ -122,6 +125,7 @@ func Default() KeyMap {
 		PromptNextT: b(k("]"), "]", "next prompt"),
 		ExpandAll:   b(k("E"), "E", "expand all"),
 		CollapseAll: b(k("C"), "C", "collapse all"),
+		ExportT:     b(k("w"), "w", "export the transcript (markdown file)"),
 		Search:      b(k("/"), "/", "search"),
 		SearchPrev:  b(k("N"), "N", "older match (loads older history)"),
 		SearchNext:  b(k("n"), "n", "newer match"),
@@ -150,10 +154,10 @@ func Default() KeyMap {
 func (m KeyMap) Groups() []Group {
 	return []Group{
 		{Title: "Anywhere", Bindings: []key.Binding{m.Quit, m.Help, m.Diagnostics, m.FocusNext, m.Interrupt, m.PageUp, m.PageDown,
-			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.TakeBack, m.MouseTrack, m.Sessions, m.PromptPrev, m.PromptNext, m.SearchAny, m.Editor}},
+			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.TakeBack, m.MouseTrack, m.Sessions, m.PromptPrev, m.PromptNext, m.SearchAny, m.Editor, m.Export}},
 		{Title: "Composer", Bindings: []key.Binding{m.Send, m.Newline, m.HistoryPrev, m.HistoryNext, m.Top, m.Bottom}},
 		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,
-			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.PromptPrevT, m.PromptNextT, m.ExpandAll, m.CollapseAll, m.Search, m.SearchPrev, m.SearchNext, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.TakeBackT, m.MouseTrackT,
+			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.PromptPrevT, m.PromptNextT, m.ExpandAll, m.CollapseAll, m.Search, m.SearchPrev, m.SearchNext, m.ExportT, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.TakeBackT, m.MouseTrackT,
 			m.RetryT, m.Compose, m.ClearSelect, m.QuitT}},
 		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.ListScroll, m.PickerSelect, m.PickerNew, m.SearchLine}},
 	}

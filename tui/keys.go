@@ -106,6 +106,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.PromptNext):
 		m.focusTranscript()
 		return m.jumpPrompt(1)
+	case key.Matches(msg, km.Export):
+		return m.export()
 	case key.Matches(msg, km.Editor):
 		return m.openEditor()
 	case key.Matches(msg, km.SearchAny) && m.overlay == overlayNone:
@@ -253,6 +255,8 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.findMatch(m.searchFrom(-1), -1)
 	case key.Matches(msg, km.SearchNext) && m.srch.query != "":
 		return m.findMatch(m.searchFrom(1), 1)
+	case key.Matches(msg, km.ExportT):
+		return m.export()
 	case key.Matches(msg, km.ExpandAll):
 		m.tr.setAllExpanded(true)
 	case key.Matches(msg, km.CollapseAll):

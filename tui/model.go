@@ -275,6 +275,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen == m.noticeGen {
 			m.clearNotice()
 		}
+	case exportedMsg:
+		cmds = append(cmds, m.exported(msg))
 	case editorReadyMsg:
 		cmds = append(cmds, m.runEditor(msg))
 	case editorDoneMsg:
