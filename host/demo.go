@@ -29,6 +29,7 @@ var DemoScenarios = [][2]string{
 	{"bad tool input", "a toolCall whose streamed input is not valid JSON: inputStreaming -> failed"},
 	{"big output", "a toolCall whose output passes the 64 KiB field bound: cut, listed in truncated"},
 	{"unknown kind", `an item of kind "diffPreview" no client knows, with extra fields`},
+	{"welcome", "the demo session's welcome: what Lookout shows and what to try"},
 	{"fail turn", "a partial answer, an error item, then turn/completed failed (error modelError)"},
 	{"slow", "the answer starts, then the turn keeps running until interrupted (turn/interrupt)"},
 	{"long", "a long answer: 2,000 lines streamed in chunks"},
@@ -41,6 +42,7 @@ var demoHistoryPrompts = []string{
 	"Now try a fail tool run",
 	"compact the context, then show an unknown kind",
 	"fail turn, to show what an error looks like",
+	"Welcome! What can I try here?", // last: the demo opens on it
 }
 
 // Launch refuses prompts that ask for a launch failure.
@@ -103,6 +105,9 @@ func (DemoAgent) Run(ctx context.Context, t *Turn) error {
 		if err := demoUnknownKind(t); err != nil {
 			return err
 		}
+	}
+	if has("welcome") {
+		return demoMessage(ctx, t, demoWelcome, 16)
 	}
 	if has("fail turn") {
 		return demoFailTurn(ctx, t)
@@ -211,6 +216,16 @@ func demoAnswer(prompt string) string {
 		"```\n\n" +
 		"That is all for now.\n"
 }
+
+// demoWelcome is the answer the demo session ends with, so that Lookout's
+// first screen greets rather than shows the error of the turn before it.
+const demoWelcome = "## Welcome to Lookout\n\n" +
+	"This demo session runs on a host on your machine. Its history above shows every kind of item " +
+	"(thinking, tool calls, a file change, an error): scroll up with **pgup** or the wheel.\n\n" +
+	"Things to try:\n\n" +
+	"- Type a prompt below and press **enter**. Words like `tool`, `warning`, `slow` or `long` show more.\n" +
+	"- **tab** moves to the transcript: **↑/↓** select, **enter** expands, **/** searches.\n" +
+	"- **?** lists every key; **ctrl+c** twice quits, and the session is kept for next time.\n"
 
 func demoLongAnswer() string {
 	var b strings.Builder

@@ -141,6 +141,13 @@ func TestDemoSessionShowsEveryKind(t *testing.T) {
 			t.Errorf("demo history has no %s", k)
 		}
 	}
+	// The first screen greets: the history ends with the welcome answer,
+	// not the failed turn's error.
+	items := st.Items()
+	if last := items[len(items)-1]; last.Kind != model.KindAgentMessage || !strings.Contains(last.Text(), "Welcome to Lookout") ||
+		last.Status != model.StatusCompleted {
+		t.Fatalf("the demo history ends with %s %s %q", last.Kind, last.Status, last.Text())
+	}
 	if st.View().Title() == "" || !st.Idle() || len(st.View().Approvals) != 0 {
 		t.Fatalf("title %q idle %v approvals %d", st.View().Title(), st.Idle(), len(st.View().Approvals))
 	}
