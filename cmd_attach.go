@@ -215,8 +215,9 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 		CacheDir: "-",
 	}
 	if agent.isDemo() {
-		_, err := runUI(ctx, ui, opts, "embedded host "+h.Addr(), log, uiExtras{})
-		return err
+		// The demo session first; ctrl+o opens the picker over this host,
+		// where n starts another session with the demo agent.
+		return runAttach(ctx, ui, opts, attachChoice{offerNew: true, hostName: "embedded host " + h.Addr()})
 	}
 	return runAttach(ctx, ui, opts, attachChoice{offerNew: true, hostName: agent.name + " on " + h.Addr()})
 }

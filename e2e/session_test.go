@@ -39,3 +39,30 @@ func TestUnknownSessionOffersThePicker(t *testing.T) {
 	tm.keys("C-c", "C-c", "C-c")
 	tm.waitText("LOOKOUT-EXITED 0")
 }
+
+// TestEmbeddedDemoSwitchesSessions: `lookout` (the embedded demo) opens
+// the picker over its own host with ctrl+o, and n there starts a new
+// session with the demo agent, without restarting.
+func TestEmbeddedDemoSwitchesSessions(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir, bin, env := setup(t)
+	tm := startTerm(t, dir, env, fmt.Sprintf("%s --pace 2ms --theme dark --log %s", bin, filepath.Join(dir, "client.log")))
+	tm.waitFor("the demo session", func(s string) bool {
+		return strings.Contains(s, "Welcome to Lookout") && strings.Contains(s, "idle")
+	})
+	tm.keys("C-o")
+	tm.waitText("Sessions on embedded host 127.0.0.1:")
+	tm.keys("n")
+	tm.waitFor("a new, empty session", func(s string) bool {
+		return strings.Contains(s, "beginning of session") && !strings.Contains(s, "Welcome to Lookout") && strings.Contains(s, "Write a prompt")
+	})
+	tm.typeText("a second session")
+	tm.keys("Enter")
+	tm.waitFor("its answer", func(s string) bool {
+		return strings.Contains(s, "That is all for now.") && strings.Contains(s, "idle")
+	})
+	tm.keys("C-c", "C-c")
+	tm.waitText("LOOKOUT-EXITED 0")
+}
