@@ -182,7 +182,7 @@ func New(opts Options) (*Model, error) {
 // Init starts waiting for source updates and, for the auto theme, asks
 // the terminal for its background colour.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.waitUpdate(), m.startTicking(), m.initCmd}
+	cmds := []tea.Cmd{m.waitUpdate(), m.startTicking(), m.initCmd, m.clockTick()}
 	m.initCmd = nil
 	if m.auto {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -275,6 +275,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen == m.noticeGen {
 			m.clearNotice()
 		}
+	case clockMsg:
+		m.dirty = true
+		cmds = append(cmds, m.clockTick())
 	case exportedMsg:
 		cmds = append(cmds, m.exported(msg))
 	case editorReadyMsg:

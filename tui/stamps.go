@@ -3,6 +3,8 @@ package tui
 import (
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lookout-sh/lookout/model"
@@ -50,4 +52,12 @@ func (t *transcript) headerStamp(i int, line string, w int) string {
 		return line
 	}
 	return t.stampLine(line, messageStamp(row.Item, t.now, t.isSelected(i)), w)
+}
+
+// clockMsg redraws the frame once a minute so that the message times move
+// on while nothing else happens (no item is re-rendered: see messageStamp).
+type clockMsg struct{}
+
+func (m *Model) clockTick() tea.Cmd {
+	return m.after(time.Minute, func(time.Time) tea.Msg { return clockMsg{} })
 }
