@@ -27,7 +27,7 @@ func (r *Renderer) termRenderer(w int) *glamour.TermRenderer {
 	}
 	tr, err := glamour.NewTermRenderer(
 		glamour.WithStyles(r.theme.Markdown),
-		glamour.WithWordWrap(proseWidth(w)),
+		glamour.WithWordWrap(wrapFor(w)),
 	)
 	if err != nil {
 		return nil
@@ -47,7 +47,7 @@ func (r *Renderer) markdown(src string, width int) []string {
 	}
 	r.stats.MarkdownRenders++
 	r.stats.MarkdownBytes += len(src)
-	out, err := r.glamour(src, width)
+	out, err := r.glamourMeasured(src, width)
 	if out == "" || err != nil {
 		return styleLines(r.theme.Text, wrapPlain(src, width))
 	}

@@ -1,9 +1,101 @@
 package render
 
+import "strings"
+
 // ProseMeasure is the widest a paragraph of prose wraps at: on a very wide
-// terminal lines of text stay readable. Code blocks and tables are not
-// wrapped to it; they may use the whole width.
+// terminal lines of text stay readable. Top-level fenced code blocks are
+// not held to it; they use the whole width.
 const ProseMeasure = 100
 
 // proseWidth is the wrap width for prose in a column width cells wide.
 func proseWidth(width int) int { return min(width, ProseMeasure) }
+
+// wrapFor is the word-wrap width of the glamour renderer kept under key in
+// Renderer.md: a positive key is a column width whose prose wraps at the
+// measure, a negative one a full width (-key) for code blocks.
+func wrapFor(key int) int {
+	if key < 0 {
+		return -key
+	}
+	return proseWidth(key)
+}
+
+// glamourMeasured renders markdown at width: prose at the measure, and on
+// a terminal wider than it each top-level fenced code block (a fence at
+// column 0 after a blank line or at the start) at the whole width. The
+// pieces are split where the block boundaries already are, so each renders
+// as it would in place; the caller collapses the blank lines between them.
+func (r *Renderer) glamourMeasured(src string, width int) (string, error) {
+	if width <= ProseMeasure {
+		return r.glamour(src, width)
+	}
+	parts := splitFences(src)
+	if len(parts) == 1 && !parts[0].code {
+		return r.glamour(src, width)
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		key := width
+		if p.code {
+			key = -width
+		}
+		out, err := r.glamour(p.text, key)
+		if err != nil {
+			return "", err
+		}
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(out)
+	}
+	return b.String(), nil
+}
+
+// mdPart is a piece of a markdown source: prose, or one fenced code block
+// with its fences.
+type mdPart struct {
+	text string
+	code bool
+}
+
+// splitFences cuts src around its top-level fenced code blocks: a fence
+// line at column 0 that starts the source or follows a blank line opens
+// one, and the matching fence (or the end) closes it.
+func splitFences(src string) []mdPart {
+	var parts []mdPart
+	start := 0
+	var fenceChar byte
+	fenceLen := 0
+	prevBlank := true
+	flush := func(end int, code bool) {
+		if t := src[start:end]; strings.TrimSpace(t) != "" {
+			parts = append(parts, mdPart{t, code})
+		}
+		start = end
+	}
+	for pos := 0; pos < len(src); {
+		end := strings.IndexByte(src[pos:], '\n')
+		next := len(src)
+		if end >= 0 {
+			end += pos
+			next = end + 1
+		} else {
+			end = len(src)
+		}
+		line := src[pos:end]
+		ch, n, rest := fenceMarker(line)
+		switch {
+		case fenceChar == 0 && n >= 3 && prevBlank && line != "" && !startsIndented(line) &&
+			(ch == '~' || !strings.ContainsRune(rest, '`')):
+			flush(pos, false)
+			fenceChar, fenceLen = ch, n
+		case fenceChar != 0 && ch == fenceChar && n >= fenceLen && strings.TrimSpace(rest) == "":
+			flush(next, true)
+			fenceChar = 0
+		}
+		prevBlank = strings.TrimSpace(line) == ""
+		pos = next
+	}
+	flush(len(src), fenceChar != 0)
+	return parts
+}
