@@ -38,9 +38,11 @@ type cachedText struct {
 	text string
 }
 
-// searchStepMsg continues a scan that used up its budget.
+// searchStepMsg continues a scan that used up its budget, from the row
+// with key from (by key: rows may be prepended in between).
 type searchStepMsg struct {
-	gen, from, dir int
+	gen, dir int
+	from     string
 }
 
 // rowText returns a row's lowercased plain text, cached by item version.
@@ -108,9 +110,9 @@ func (m *Model) findMatch(from, dir int) tea.Cmd {
 		return nil
 	case more:
 		s.gen++
-		gen := s.gen
+		gen, from := s.gen, rows[i].Key()
 		m.setNotice("searching…", false)
-		return func() tea.Msg { return searchStepMsg{gen, i, dir} }
+		return func() tea.Msg { return searchStepMsg{gen: gen, dir: dir, from: from} }
 	case dir < 0 && m.view != nil && m.view.HasOlder:
 		s.older, s.olderFrom = true, m.tr.oldestKey()
 		m.setNotice("searching older history…", false)
@@ -134,7 +136,25 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 	if msg.gen != m.srch.gen {
 		return nil
 	}
-	return m.findMatch(msg.from, msg.dir)
+	i, ok := m.rowIndex(msg.from)
+	if !ok {
+		// The row is gone (a rebuild dropped it): start over from the end.
+		i = -1
+		if msg.dir < 0 {
+			i = len(m.tr.set.rows)
+		}
+	}
+	return m.findMatch(i, msg.dir)
+}
+
+// rowIndex is the index of the row with key k.
+func (m *Model) rowIndex(k string) (int, bool) {
+	for i, r := range m.tr.set.rows {
+		if r.Key() == k {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // searchOlderArrived goes on with a scan waiting for older history, once
@@ -144,13 +164,7 @@ func (m *Model) searchOlderArrived() tea.Cmd {
 	if !s.older || m.snap.HistoryLoading || m.tr.oldestKey() == s.olderFrom {
 		return nil
 	}
-	from := 0
-	for i, r := range m.tr.set.rows {
-		if r.Key() == s.olderFrom {
-			from = i
-			break
-		}
-	}
+	from, _ := m.rowIndex(s.olderFrom)
 	s.older = false
 	return m.findMatch(from, -1)
 }
