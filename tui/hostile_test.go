@@ -178,3 +178,26 @@ func TestApprovalShowsWholeCommand(t *testing.T) {
 		t.Fatal("a raw CR reached the screen")
 	}
 }
+
+// TestHostileSearchAndTimes: a hostile prompt found by a search (its
+// matches highlighted), a hostile recordedAt, and a hostile query typed
+// or pasted into the search line reach the screen only as visible text.
+func TestHostileSearchAndTimes(t *testing.T) {
+	for _, c := range termtexttest.Cases() {
+		s := seen + c.In
+		f := newFake(t)
+		f.item(completed, obj{"itemId": "u1", "kind": "userMessage", "status": "completed", "text": s, "recordedAt": c.In})
+		// (A bare CR shows what a terminal would: the text after it.)
+		f.item(completed, obj{"itemId": "a1", "kind": "agentMessage", "status": "completed", "text": seen + "\n\n" + s})
+		d := newDriver(t, 200, 20, Options{Source: f})
+		d.keys("ctrl+f")
+		d.typeText("seen")
+		d.keys("enter")
+		checkHostile(t, c, d, "search")
+		d.keys("/")
+		d.m.srch.query += c.In // as if typed through a terminal that passed it
+		d.m.dirty = true
+		d.pull()
+		checkHostile(t, c, d, "search line")
+	}
+}
