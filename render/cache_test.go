@@ -273,7 +273,35 @@ func TestStreamingMatchesOneShot(t *testing.T) {
 		if got != want {
 			t.Fatalf("streamed:\n%s\none shot:\n%s", got, want)
 		}
+		// Completed, the message reuses its streamed chunks and equals a
+		// one-shot render byte for byte, colours included.
+		ss.complete(itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": text}))
+		done := strings.Join(r.Item(ss.item("a1"), width, ItemOptions{}), "\n")
+		fresh := strings.Join(New(themes.Dark()).Item(ss.item("a1"), width, ItemOptions{}), "\n")
+		if done != fresh {
+			t.Fatalf("completed after streaming:\n%q\none shot:\n%q", done, fresh)
+		}
 	})
+}
+
+// TestStreamingCompletionReusesChunks: completing a long streamed message
+// renders only what was not rendered yet (its tail, and code blocks that
+// streamed in segments), not the whole text, and equals a one-shot render.
+func TestStreamingCompletionReusesChunks(t *testing.T) {
+	ss := streamParagraphs(t, 200)
+	ss.delta("a1", "text", "Last words")
+	r := New(themes.Dark())
+	r.Item(ss.item("a1"), 90, ItemOptions{Spinner: "⠋"})
+	text := ss.item("a1").Text() + " and the end."
+	before := r.Stats().MarkdownBytes
+	ss.complete(itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": text}))
+	got := strings.Join(r.Item(ss.item("a1"), 90, ItemOptions{}), "\n")
+	if n := r.Stats().MarkdownBytes - before; n > 100 {
+		t.Fatalf("completion rendered %d bytes of markdown, want only the tail", n)
+	}
+	if want := strings.Join(New(themes.Dark()).Item(ss.item("a1"), 90, ItemOptions{}), "\n"); got != want {
+		t.Fatalf("completed after streaming differs from one shot:\n%s\nvs\n%s", got, want)
+	}
 }
 
 func jsonRaw(s string) any { return rawJSON(s) }

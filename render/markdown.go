@@ -28,6 +28,7 @@ func (r *Renderer) termRenderer(w int) *glamour.TermRenderer {
 	tr, err := glamour.NewTermRenderer(
 		glamour.WithStyles(r.theme.Markdown),
 		glamour.WithWordWrap(w),
+		glamour.WithChromaFormatter(codeFormatterName),
 	)
 	if err != nil {
 		return nil
@@ -90,55 +91,6 @@ func (r *Renderer) glamour(src string, width int) (out string, err error) {
 }
 
 var errNoRenderer = errors.New("no markdown renderer")
-
-// mdStream is the streaming state of one open agent message at one width:
-// the rendered lines of its stable prefix, built chunk by chunk as the
-// prefix grows, and the last rendered unstable tail.
-type mdStream struct {
-	width       int
-	indent      string // put before every non-blank line
-	stable      string // text[:n]: the source the stable lines were made from
-	open        string // the opening fence line when stable ends inside a code block
-	stableLines []string
-	tail        string
-	tailLines   []string
-	tailValid   bool
-}
-
-// streamMarkdown renders the text of an open message. The text is split at
-// its stable boundary (see stableBoundary): the part before it is rendered
-// once, in chunks as the boundary moves forward, and only the tail after it
-// is rendered again when the text grows. Lines come back with indent put
-// before every non-blank one. A text that no longer starts with the cached
-// prefix (a replacing revision), a new width or a new indent starts over.
-func (r *Renderer) streamMarkdown(c *itemCache, text string, width int, indent string) []string {
-	st := c.md
-	if st == nil || st.width != width || st.indent != indent || !strings.HasPrefix(text, st.stable) {
-		st = &mdStream{width: width, indent: indent}
-		c.md = st
-	}
-	if b, open := scanBoundary(text, len(st.stable), st.open); b > len(st.stable) {
-		chunk := indentLines(indent, r.markdown(withOpen(st.open, text[len(st.stable):b]), width))
-		if len(chunk) > 0 {
-			if len(st.stableLines) > 0 && blankBefore(text, len(st.stable)) {
-				st.stableLines = append(st.stableLines, "")
-			}
-			st.stableLines = append(st.stableLines, chunk...)
-		}
-		st.stable, st.open = text[:b], open
-		st.tailValid = false
-	}
-	tail := text[len(st.stable):]
-	if !st.tailValid || tail != st.tail {
-		st.tail, st.tailLines, st.tailValid = tail, indentLines(indent, r.markdown(withOpen(st.open, tail), width)), true
-	}
-	out := make([]string, 0, len(st.stableLines)+1+len(st.tailLines))
-	out = append(out, st.stableLines...)
-	if len(st.stableLines) > 0 && len(st.tailLines) > 0 && blankBefore(text, len(st.stable)) {
-		out = append(out, "")
-	}
-	return append(out, st.tailLines...)
-}
 
 // withOpen puts a fence's opening line back before markdown that starts
 // inside the fenced block.

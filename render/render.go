@@ -137,6 +137,10 @@ func (r *Renderer) Forget(itemID string) { delete(r.items, itemID) }
 // not change an item's look are ignored (Spinner on an item that is no
 // longer live, Expanded on kinds without an expanded form), and changing
 // only Selected re-frames the cached body without rendering it again.
+//
+// An agent message that streams is laid out in place: the slice returned
+// for it is valid until the next Item call for the same item, which may
+// reuse its backing array (its stable lines stay as they are).
 func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 	if it == nil {
 		return nil
@@ -181,11 +185,20 @@ func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 			break
 		}
 	}
+	var lines []string
+	glen := 0
 	if body == nil {
 		r.stats.ItemRenders++
-		body = r.body(it, c, width, o)
+		if it.Kind == model.KindAgentMessage {
+			lines, glen, _ = r.agentFramed(it, c, width, o)
+		}
+		if lines == nil {
+			body = r.body(it, c, width, o)
+		}
 	}
-	lines, glen := r.frame(body, width, o)
+	if lines == nil {
+		lines, glen = r.frame(body, width, o)
+	}
 	if len(c.entries) >= entriesPerItem {
 		c.entries = slices.Delete(c.entries, 0, 1)
 	}
@@ -274,6 +287,27 @@ func contentWidth(width int) int {
 	return width - gutterWidth
 }
 
+// appendFramed appends line l behind gutter, cut into pieces of at most
+// cw cells when it is wider (or holds a line break).
+func appendFramed(dst []string, l, gutter string, cw int) []string {
+	if strings.IndexByte(l, '\n') >= 0 {
+		// A renderer let a line break through; keep the contract.
+		for _, sub := range strings.Split(l, "\n") {
+			for _, piece := range fitStyled(sub, cw) {
+				dst = append(dst, gutter+clamp(piece, cw))
+			}
+		}
+		return dst
+	}
+	if cellWidth(l) <= cw {
+		return append(dst, gutter+l)
+	}
+	for _, piece := range fitStyled(l, cw) {
+		dst = append(dst, gutter+clamp(piece, cw))
+	}
+	return dst
+}
+
 // frame adds the selection gutter and enforces the width contract. It
 // returns the lines and the byte length of the gutter before each.
 func (r *Renderer) frame(lines []string, width int, o ItemOptions) ([]string, int) {
@@ -287,22 +321,7 @@ func (r *Renderer) frame(lines []string, width int, o ItemOptions) ([]string, in
 		}
 	}
 	for _, l := range lines {
-		if strings.IndexByte(l, '\n') >= 0 {
-			// A renderer let a line break through; keep the contract.
-			for _, sub := range strings.Split(l, "\n") {
-				for _, piece := range fitStyled(sub, cw) {
-					out = append(out, gutter+clamp(piece, cw))
-				}
-			}
-			continue
-		}
-		if cellWidth(l) <= cw {
-			out = append(out, gutter+l)
-			continue
-		}
-		for _, piece := range fitStyled(l, cw) {
-			out = append(out, gutter+clamp(piece, cw))
-		}
+		out = appendFramed(out, l, gutter, cw)
 	}
 	if len(out) == 0 {
 		out = append(out, gutter)
