@@ -133,7 +133,7 @@ func indentLines(indent string, lines []string) []string {
 //
 // Markdown before such a point renders the same whatever follows it.
 func stableBoundary(text string, from int) int {
-	b, _ := scanBoundary(text, from, "")
+	b, _ := scanBoundary(text, from, "", nil)
 	return b
 }
 
@@ -154,7 +154,12 @@ const codeSegmentLines = 8
 // rendered behind a copy of the opening line, so a long code block
 // streams in segments; highlighting that spans a segment boundary (a
 // multi-line string, say) may differ until the message completes.
-func scanBoundary(text string, from int, open string) (int, string) {
+//
+// When pts is not nil, every split point found outside a fenced block is
+// appended to it (the boundary is the last of them unless it is inside a
+// fence): the places where a long new span can be cut into chunks that
+// each render the same alone.
+func scanBoundary(text string, from int, open string, pts *[]int) (int, string) {
 	best, bestOpen := from, open
 	var fenceChar byte
 	fenceLen := 0
@@ -191,9 +196,15 @@ func scanBoundary(text string, from int, open string) (int, string) {
 				maybeItem := item || !complete && len(line) <= 9 && strings.Trim(line, "0123456789") == ""
 				if line[0] != ':' && !(listBefore && maybeItem) {
 					best, bestOpen = pos, ""
+					if pts != nil {
+						*pts = append(*pts, pos)
+					}
 				}
 			case item && listNow && simple && m == mark && (m != '.' && m != ')' || n == num+1):
 				best, bestOpen = pos, ""
+				if pts != nil {
+					*pts = append(*pts, pos)
+				}
 			}
 		}
 		if fenceChar != 0 && fenceOpen[0] == fenceChar && pos > from && !prevBlank && fenceLines >= codeSegmentLines {

@@ -148,21 +148,7 @@ func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 	if width < 1 {
 		width = 1
 	}
-	r.clock++
-	c := r.items[it.ID]
-	if c == nil {
-		c = &itemCache{}
-		r.items[it.ID] = c
-		if len(r.items) > r.maxItems {
-			c.used = r.clock
-			r.evict()
-		}
-	}
-	c.used = r.clock
-	if size := it.ContentLen(); c.rev != it.Revision || c.ver != it.Version || c.size != size {
-		c.rev, c.ver, c.size = it.Revision, it.Version, size
-		c.entries = c.entries[:0]
-	}
+	c := r.cacheFor(it)
 	o = normalize(it, o)
 	key := itemKey{width: width, opts: o, status: it.Status, final: it.Final, tu: it.TerminalUnknown}
 	for _, e := range c.entries {
@@ -204,6 +190,55 @@ func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 	}
 	c.entries = append(c.entries, cacheEntry{key: key, lines: lines, glen: glen})
 	return lines
+}
+
+// cacheFor returns the item's cache, made fresh when the item changed since it
+// was filled, and marks it used.
+func (r *Renderer) cacheFor(it *model.Item) *itemCache {
+	r.clock++
+	c := r.items[it.ID]
+	if c == nil {
+		c = &itemCache{}
+		r.items[it.ID] = c
+		if len(r.items) > r.maxItems {
+			c.used = r.clock
+			r.evict()
+		}
+	}
+	c.used = r.clock
+	if size := it.ContentLen(); c.rev != it.Revision || c.ver != it.Version || c.size != size {
+		c.rev, c.ver, c.size = it.Revision, it.Version, size
+		c.entries = c.entries[:0]
+	}
+	return c
+}
+
+// ItemTail returns at least the last n lines of Item(it, width, o), or all
+// of them; whole reports which. It differs from Item only for an agent
+// message seen while it streamed: the stable markdown above its last n
+// lines is left unrendered until the whole message is asked for, so a
+// window that follows a long answer pays for what it shows. A partial
+// result is not cached; the same rules as for Item's slices apply.
+func (r *Renderer) ItemTail(it *model.Item, width int, o ItemOptions, n int) (lines []string, whole bool) {
+	if it == nil || n <= 0 || it.Kind != model.KindAgentMessage {
+		return r.Item(it, width, o), true
+	}
+	width = max(width, 1)
+	c := r.cacheFor(it)
+	o = normalize(it, o)
+	key := itemKey{width: width, opts: o, status: it.Status, final: it.Final, tu: it.TerminalUnknown}
+	for _, e := range c.entries {
+		if e.key == key {
+			return e.lines, true
+		}
+	}
+	if !live(it) && c.md == nil {
+		return r.Item(it, width, o), true
+	}
+	if lines, whole, ok := r.agentTail(it, c, width, o, n); ok && !whole {
+		return lines, false
+	}
+	return r.Item(it, width, o), true
 }
 
 // normalize drops the options that cannot change how it looks, so that

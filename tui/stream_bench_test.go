@@ -170,8 +170,9 @@ func BenchmarkKeyDuringStream(b *testing.B) {
 }
 
 // TestLongmdStreamEqualsOneShot: the streamed render of the benchmark
-// answer ends on the same screen as the completed one (the bench's end
-// marker is on it).
+// answer ends on the same screen as the completed one, and that is the
+// screen a fresh model lays out from the completed message in one shot
+// (the bench's end marker is on it).
 func TestLongmdStreamEqualsOneShot(t *testing.T) {
 	text := longmd(t)
 	f, m := streamModel(t)
@@ -183,7 +184,13 @@ func TestLongmdStreamEqualsOneShot(t *testing.T) {
 	completeLive(t, f, text)
 	m.Update(frameMsg{})
 	done := m.View().Content
-	if !strings.Contains(streamed, "LONGMD-END-OF-ANSWER-7f3a") || streamed != done {
-		t.Fatalf("streamed screen differs from the completed one:\n%s\n---\n%s", streamed, done)
+	fresh, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	fresh.Update(frameMsg{})
+	if !strings.Contains(streamed, "LONGMD-END-OF-ANSWER-7f3a") || streamed != done || done != fresh.View().Content {
+		t.Fatalf("streamed, completed and one-shot screens differ:\n%s\n---\n%s\n---\n%s", streamed, done, fresh.View().Content)
 	}
 }
