@@ -236,7 +236,8 @@ func startBench(t *testing.T, args ...string) *benchHost {
 	case <-time.After(waitLimit):
 		t.Fatal("the bench host did not start")
 	}
-	b.tm = &term{t: t, socket: fmt.Sprintf("lookout-bench-%d", os.Getpid())}
+	benchRuns++
+	b.tm = &term{t: t, socket: fmt.Sprintf("lookout-bench-%d-%d", os.Getpid(), benchRuns)}
 	var envs []string
 	for _, kv := range env {
 		if strings.HasPrefix(kv, "XDG_") {
@@ -258,6 +259,9 @@ func startBench(t *testing.T, args ...string) *benchHost {
 	time.Sleep(300 * time.Millisecond)
 	return b
 }
+
+// benchRuns numbers the runs, so each has a tmux server of its own.
+var benchRuns int
 
 // stop ends the pane and the host before the next run.
 func (b *benchHost) stop() { _ = exec.Command("tmux", "-L", b.tm.socket, "kill-server").Run() }
