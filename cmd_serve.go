@@ -21,6 +21,7 @@ func newServeCmd() *cobra.Command {
 	var opts host.Options
 	var agent agentFlags
 	var verbose bool
+	var bench benchFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run a session host with the demo agent or a real one (--agent codex, opencode)",
@@ -46,6 +47,12 @@ func newServeCmd() *cobra.Command {
 				return err
 			}
 			opts.Agent, opts.AgentImpl = ao.Agent, ao.AgentImpl
+			if bench.file != "" && !agent.isDemo() {
+				return usageErr(fmt.Errorf("--bench-stream replaces the agent: drop --agent %s", agent.name))
+			}
+			if err := bench.apply(&opts, cmd.OutOrStdout()); err != nil {
+				return err
+			}
 			if !agent.isDemo() {
 				opts.DemoSession = false
 				if opts.DataDir == "" {
@@ -86,6 +93,14 @@ func newServeCmd() *cobra.Command {
 			if sid := h.DefaultSessionID(); sid != "" {
 				fmt.Fprintf(out, "demo session: %s\n", sid)
 			}
+			if bench.file != "" {
+				sid, err := h.CreateSession("bench")
+				if err != nil {
+					h.Close()
+					return err
+				}
+				fmt.Fprintf(out, "bench session: %s\n", sid)
+			}
 			<-ctx.Done()
 			fmt.Fprintln(out, "shutting down")
 			return h.Close()
@@ -104,6 +119,7 @@ func newServeCmd() *cobra.Command {
 	f.BoolVar(&opts.SyncFull, "sync-full", false, "fsync every journal commit (survives power loss, slower)")
 	f.BoolVar(&verbose, "verbose", false, "log debug detail")
 	agent.register(cmd)
+	bench.register(f)
 	return cmd
 }
 

@@ -14,7 +14,10 @@ import (
 )
 
 func main() {
-	if err := newRootCmd().Execute(); err != nil {
+	stop := startProfile()
+	err := newRootCmd().Execute()
+	stop()
+	if err != nil {
 		printError(os.Stderr, err)
 		os.Exit(exitCode(err))
 	}

@@ -51,35 +51,35 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// boundValue cuts every string inside v to FieldBound bytes, appending the
+// boundValue cuts every string inside v to bound bytes, appending the
 // dotted path of each cut string to trunc. It understands the shapes an
 // agent passes (string, []string, []any, map[string]any) and leaves other
 // values as they are.
-func boundValue(path string, v any, trunc *[]string) any {
+func boundValue(path string, v any, bound int, trunc *[]string) any {
 	switch x := v.(type) {
 	case string:
 		x = strings.ToValidUTF8(x, "\uFFFD")
-		if len(x) > FieldBound {
+		if len(x) > bound {
 			*trunc = append(*trunc, path)
-			return cutUTF8(x, FieldBound)
+			return cutUTF8(x, bound)
 		}
 		return x
 	case []string:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = boundValue(path+"."+strconv.Itoa(i), e, trunc)
+			out[i] = boundValue(path+"."+strconv.Itoa(i), e, bound, trunc)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = boundValue(path+"."+strconv.Itoa(i), e, trunc)
+			out[i] = boundValue(path+"."+strconv.Itoa(i), e, bound, trunc)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = boundValue(path+"."+k, e, trunc)
+			out[k] = boundValue(path+"."+k, e, bound, trunc)
 		}
 		return out
 	}
@@ -145,16 +145,17 @@ func (o itemObject) truncated() []string {
 	return t
 }
 
-// apply sets agent-supplied members, bounded, merging cut paths into
-// "truncated". Common members the host owns cannot be overridden.
-func (o itemObject) apply(fields map[string]any) {
+// apply sets agent-supplied members, each string cut to bound bytes,
+// merging cut paths into "truncated". Common members the host owns cannot
+// be overridden.
+func (o itemObject) apply(fields map[string]any, bound int) {
 	var cut []string
 	for k, v := range fields {
 		switch k {
 		case "itemId", "kind", "turnId", "revision", "recordedAt", "position", "truncated":
 			continue
 		}
-		o.set(k, boundValue(k, v, &cut))
+		o.set(k, boundValue(k, v, bound, &cut))
 	}
 	o.addTruncated(cut...)
 }

@@ -24,7 +24,7 @@ func TestCutUTF8KeepsAValidPrefix(t *testing.T) {
 func TestBoundValueCutsEveryStringAndNamesIt(t *testing.T) {
 	long := string(make([]byte, FieldBound+10))
 	var cut []string
-	v := boundValue("x", map[string]any{"a": long, "b": []string{"short", long}, "c": 3}, &cut)
+	v := boundValue("x", map[string]any{"a": long, "b": []string{"short", long}, "c": 3}, FieldBound, &cut)
 	m := v.(map[string]any)
 	if len(m["a"].(string)) != FieldBound || len(m["b"].([]any)[1].(string)) != FieldBound || m["c"] != 3 {
 		t.Fatalf("bounded value %v", m)

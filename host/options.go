@@ -126,10 +126,24 @@ type Options struct {
 	// plain ws:// and warns (in its log) when the address is not
 	// loopback.
 	TLSCert, TLSKey string
+	// FieldBound, when positive, replaces the package's FieldBound as the
+	// largest string field (prompt, streamed text, agent-supplied member)
+	// the host's items carry. Only benchmark hosts raise it (lookout serve
+	// --bench-stream streams a 200 KB answer whole); 0 means FieldBound.
+	FieldBound int
 	// SyncFull makes every journal commit wait for fsync (SQLite
 	// synchronous=FULL). By default commits survive a process crash
 	// (kill -9) but the last few may be lost on power failure.
 	SyncFull bool
+}
+
+// fieldBound is the host's effective field bound (Options.FieldBound or
+// FieldBound).
+func (h *Host) fieldBound() int {
+	if h.opts.FieldBound > 0 {
+		return h.opts.FieldBound
+	}
+	return FieldBound
 }
 
 // DefaultDataDir is the data directory of a host started without one:

@@ -184,7 +184,7 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 		"features": map[string]any{
 			"agent":          agentName(c.h),
 			"deltas":         c.deltas.Load(),
-			"fieldBound":     FieldBound,
+			"fieldBound":     c.h.fieldBound(),
 			"maxFrameBytes":  MaxFrameBytes,
 			"pageBytes":      PageBytes,
 			"maxPageLimit":   MaxPageLimit,

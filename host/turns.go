@@ -85,8 +85,8 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	switch {
 	case text == "":
 		return nil, reject("emptyText", "rejected: the prompt is empty")
-	case len(text) > FieldBound:
-		return nil, reject("textTooLong", fmt.Sprintf("rejected: the prompt is longer than %d bytes", FieldBound))
+	case len(text) > s.h.fieldBound():
+		return nil, reject("textTooLong", fmt.Sprintf("rejected: the prompt is longer than %d bytes", s.h.fieldBound()))
 	}
 	cmd := &command{id: cid, turnID: newID(), text: text}
 	if s.active != nil || len(s.queue) > 0 {
@@ -143,7 +143,7 @@ func (s *session) launchLocked(qt *queuedTurn) error {
 	s.active = run
 	itemID := newID()
 	o := newItemObject(itemID, model.KindUserMessage, cmd.turnID, model.StatusCompleted, s.seq+1)
-	o.apply(map[string]any{"text": cmd.text, "commandId": cmd.id})
+	o.apply(map[string]any{"text": cmd.text, "commandId": cmd.id}, s.h.fieldBound())
 	if _, err := s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()}); err == nil {
 		cmd.state, cmd.kind, cmd.itemID = "settled", "userMessage", itemID
 	}
@@ -229,7 +229,7 @@ func (s *session) completeItemLocked(id, status string, fields map[string]any) e
 	if err != nil {
 		return err
 	}
-	o.apply(fields)
+	o.apply(fields, s.h.fieldBound())
 	_, err = s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()})
 	return err
 }

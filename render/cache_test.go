@@ -273,7 +273,35 @@ func TestStreamingMatchesOneShot(t *testing.T) {
 		if got != want {
 			t.Fatalf("streamed:\n%s\none shot:\n%s", got, want)
 		}
+		// Completed, the message reuses its streamed chunks and equals a
+		// one-shot render byte for byte, colours included.
+		ss.complete(itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": text}))
+		done := strings.Join(r.Item(ss.item("a1"), width, ItemOptions{}), "\n")
+		fresh := strings.Join(New(themes.Dark()).Item(ss.item("a1"), width, ItemOptions{}), "\n")
+		if done != fresh {
+			t.Fatalf("completed after streaming:\n%q\none shot:\n%q", done, fresh)
+		}
 	})
+}
+
+// TestStreamingCompletionReusesChunks: completing a long streamed message
+// renders only what was not rendered yet (its tail, and code blocks that
+// streamed in segments), not the whole text, and equals a one-shot render.
+func TestStreamingCompletionReusesChunks(t *testing.T) {
+	ss := streamParagraphs(t, 200)
+	ss.delta("a1", "text", "Last words")
+	r := New(themes.Dark())
+	r.Item(ss.item("a1"), 90, ItemOptions{Spinner: "⠋"})
+	text := ss.item("a1").Text() + " and the end."
+	before := r.Stats().MarkdownBytes
+	ss.complete(itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": text}))
+	got := strings.Join(r.Item(ss.item("a1"), 90, ItemOptions{}), "\n")
+	if n := r.Stats().MarkdownBytes - before; n > 100 {
+		t.Fatalf("completion rendered %d bytes of markdown, want only the tail", n)
+	}
+	if want := strings.Join(New(themes.Dark()).Item(ss.item("a1"), 90, ItemOptions{}), "\n"); got != want {
+		t.Fatalf("completed after streaming differs from one shot:\n%s\nvs\n%s", got, want)
+	}
 }
 
 func jsonRaw(s string) any { return rawJSON(s) }
@@ -330,5 +358,62 @@ func TestStreamingCodeBlockInSegments(t *testing.T) {
 	_, finalBody, _ := strings.Cut(final, "\n")
 	if gotBody != finalBody {
 		t.Fatalf("streamed code differs from the finished message:\n%s\nvs\n%s", gotBody, finalBody)
+	}
+}
+
+// tailText is a long answer of paragraphs, lists and code blocks (some
+// longer than a segment).
+func tailText() string {
+	var b strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&b, "## Part %d\n\nA paragraph about part %d with **bold** and `code`, long enough to wrap at a narrow width at least once.\n\n", i, i)
+		if i%5 == 0 {
+			b.WriteString(longCode() + "\n\n")
+		}
+		if i%7 == 0 {
+			b.WriteString("- one\n- two\n- three\n\n")
+		}
+	}
+	b.WriteString("END OF ANSWER")
+	return b.String()
+}
+
+// TestItemTailLeavesTheRestCold: a window that follows a long answer
+// arriving in big pieces gets the answer's last lines as a full layout
+// would show them, while most of the markdown above them is never
+// rendered; asking for the whole message then, or completing it, lays it
+// out exactly as a one-shot render.
+func TestItemTailLeavesTheRestCold(t *testing.T) {
+	for _, width := range []int{100, 50} {
+		text := tailText()
+		ss := newSession(t)
+		ss.start(itemJSON("a1", "agentMessage", "inProgress", 1, map[string]any{"text": ""}))
+		r := New(themes.Dark())
+		const n = 30
+		for rest := text; rest != ""; {
+			k := min(len(rest), 2500)
+			ss.delta("a1", "text", rest[:k])
+			rest = rest[k:]
+			lines, _ := r.ItemTail(ss.item("a1"), width, ItemOptions{Spinner: "⠋"}, n)
+			if len(lines) < n {
+				t.Fatalf("ItemTail gave %d lines, want at least %d", len(lines), n)
+			}
+			full := New(themes.Dark()).Item(ss.item("a1"), width, ItemOptions{Spinner: "⠋"})
+			if got, want := stripped(lines[len(lines)-n:]), stripped(full[len(full)-n:]); got != want {
+				t.Fatalf("width %d: tail differs from the full layout's:\n%s\nvs\n%s", width, got, want)
+			}
+		}
+		if got := r.Stats().MarkdownBytes; got > len(text)/2 {
+			t.Fatalf("width %d: following the stream rendered %d bytes of markdown for a %d-byte answer", width, got, len(text))
+		}
+		ss.complete(itemJSON("a1", "agentMessage", "completed", 2, map[string]any{"text": text}))
+		lines, _ := r.ItemTail(ss.item("a1"), width, ItemOptions{}, n)
+		fresh := New(themes.Dark()).Item(ss.item("a1"), width, ItemOptions{})
+		if got, want := strings.Join(lines[len(lines)-n:], "\n"), strings.Join(fresh[len(fresh)-n:], "\n"); got != want {
+			t.Fatalf("width %d: completed tail differs:\n%q\nvs\n%q", width, got, want)
+		}
+		if got, want := strings.Join(r.Item(ss.item("a1"), width, ItemOptions{}), "\n"), strings.Join(fresh, "\n"); got != want {
+			t.Fatalf("width %d: whole completed message differs from a one-shot render", width)
+		}
 	}
 }

@@ -28,6 +28,7 @@ func (r *Renderer) termRenderer(w int) *glamour.TermRenderer {
 	tr, err := glamour.NewTermRenderer(
 		glamour.WithStyles(r.theme.Markdown),
 		glamour.WithWordWrap(wrapFor(w)),
+		glamour.WithChromaFormatter(codeFormatterName),
 	)
 	if err != nil {
 		return nil
@@ -91,55 +92,6 @@ func (r *Renderer) glamour(src string, width int) (out string, err error) {
 
 var errNoRenderer = errors.New("no markdown renderer")
 
-// mdStream is the streaming state of one open agent message at one width:
-// the rendered lines of its stable prefix, built chunk by chunk as the
-// prefix grows, and the last rendered unstable tail.
-type mdStream struct {
-	width       int
-	indent      string // put before every non-blank line
-	stable      string // text[:n]: the source the stable lines were made from
-	open        string // the opening fence line when stable ends inside a code block
-	stableLines []string
-	tail        string
-	tailLines   []string
-	tailValid   bool
-}
-
-// streamMarkdown renders the text of an open message. The text is split at
-// its stable boundary (see stableBoundary): the part before it is rendered
-// once, in chunks as the boundary moves forward, and only the tail after it
-// is rendered again when the text grows. Lines come back with indent put
-// before every non-blank one. A text that no longer starts with the cached
-// prefix (a replacing revision), a new width or a new indent starts over.
-func (r *Renderer) streamMarkdown(c *itemCache, text string, width int, indent string) []string {
-	st := c.md
-	if st == nil || st.width != width || st.indent != indent || !strings.HasPrefix(text, st.stable) {
-		st = &mdStream{width: width, indent: indent}
-		c.md = st
-	}
-	if b, open := scanBoundary(text, len(st.stable), st.open); b > len(st.stable) {
-		chunk := indentLines(indent, r.markdown(withOpen(st.open, text[len(st.stable):b]), width))
-		if len(chunk) > 0 {
-			if len(st.stableLines) > 0 && blankBefore(text, len(st.stable)) {
-				st.stableLines = append(st.stableLines, "")
-			}
-			st.stableLines = append(st.stableLines, chunk...)
-		}
-		st.stable, st.open = text[:b], open
-		st.tailValid = false
-	}
-	tail := text[len(st.stable):]
-	if !st.tailValid || tail != st.tail {
-		st.tail, st.tailLines, st.tailValid = tail, indentLines(indent, r.markdown(withOpen(st.open, tail), width)), true
-	}
-	out := make([]string, 0, len(st.stableLines)+1+len(st.tailLines))
-	out = append(out, st.stableLines...)
-	if len(st.stableLines) > 0 && len(st.tailLines) > 0 && blankBefore(text, len(st.stable)) {
-		out = append(out, "")
-	}
-	return append(out, st.tailLines...)
-}
-
 // withOpen puts a fence's opening line back before markdown that starts
 // inside the fenced block.
 func withOpen(open, src string) string {
@@ -181,7 +133,7 @@ func indentLines(indent string, lines []string) []string {
 //
 // Markdown before such a point renders the same whatever follows it.
 func stableBoundary(text string, from int) int {
-	b, _ := scanBoundary(text, from, "")
+	b, _ := scanBoundary(text, from, "", nil)
 	return b
 }
 
@@ -202,7 +154,12 @@ const codeSegmentLines = 8
 // rendered behind a copy of the opening line, so a long code block
 // streams in segments; highlighting that spans a segment boundary (a
 // multi-line string, say) may differ until the message completes.
-func scanBoundary(text string, from int, open string) (int, string) {
+//
+// When pts is not nil, every split point found outside a fenced block is
+// appended to it (the boundary is the last of them unless it is inside a
+// fence): the places where a long new span can be cut into chunks that
+// each render the same alone.
+func scanBoundary(text string, from int, open string, pts *[]int) (int, string) {
 	best, bestOpen := from, open
 	var fenceChar byte
 	fenceLen := 0
@@ -239,9 +196,15 @@ func scanBoundary(text string, from int, open string) (int, string) {
 				maybeItem := item || !complete && len(line) <= 9 && strings.Trim(line, "0123456789") == ""
 				if line[0] != ':' && !(listBefore && maybeItem) {
 					best, bestOpen = pos, ""
+					if pts != nil {
+						*pts = append(*pts, pos)
+					}
 				}
 			case item && listNow && simple && m == mark && (m != '.' && m != ')' || n == num+1):
 				best, bestOpen = pos, ""
+				if pts != nil {
+					*pts = append(*pts, pos)
+				}
 			}
 		}
 		if fenceChar != 0 && fenceOpen[0] == fenceChar && pos > from && !prevBlank && fenceLines >= codeSegmentLines {

@@ -169,7 +169,7 @@ func TestScanBoundaryInFence(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			want := strings.Index(c.text, "|")
 			text := strings.Replace(c.text, "|", "", 1)
-			got, open := scanBoundary(text, 0, "")
+			got, open := scanBoundary(text, 0, "", nil)
 			if got != want || open != c.open {
 				t.Fatalf("scanBoundary = %d %q (%q | %q), want %d %q", got, open, text[:got], text[got:], want, c.open)
 			}
@@ -177,8 +177,8 @@ func TestScanBoundaryInFence(t *testing.T) {
 	}
 	// Resuming inside the fence counts from the resume point.
 	text := "```go\n" + code(8) + code(8) + "x"
-	b1, open := scanBoundary(text, 0, "")
-	b2, open2 := scanBoundary(text, b1, open)
+	b1, open := scanBoundary(text, 0, "", nil)
+	b2, open2 := scanBoundary(text, b1, open, nil)
 	if b2 != len(text)-1 || open2 != "```go" {
 		t.Fatalf("resumed at %d: got %d %q, want %d", b1, b2, open2, len(text)-1)
 	}

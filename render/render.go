@@ -137,6 +137,10 @@ func (r *Renderer) Forget(itemID string) { delete(r.items, itemID) }
 // not change an item's look are ignored (Spinner on an item that is no
 // longer live, Expanded on kinds without an expanded form), and changing
 // only Selected re-frames the cached body without rendering it again.
+//
+// An agent message that streams is laid out in place: the slice returned
+// for it is valid until the next Item call for the same item, which may
+// reuse its backing array (its stable lines stay as they are).
 func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 	if it == nil {
 		return nil
@@ -144,21 +148,7 @@ func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 	if width < 1 {
 		width = 1
 	}
-	r.clock++
-	c := r.items[it.ID]
-	if c == nil {
-		c = &itemCache{}
-		r.items[it.ID] = c
-		if len(r.items) > r.maxItems {
-			c.used = r.clock
-			r.evict()
-		}
-	}
-	c.used = r.clock
-	if size := it.ContentLen(); c.rev != it.Revision || c.ver != it.Version || c.size != size {
-		c.rev, c.ver, c.size = it.Revision, it.Version, size
-		c.entries = c.entries[:0]
-	}
+	c := r.cacheFor(it)
 	o = normalize(it, o)
 	key := itemKey{width: width, opts: o, status: it.Status, final: it.Final, tu: it.TerminalUnknown}
 	for _, e := range c.entries {
@@ -181,16 +171,74 @@ func (r *Renderer) Item(it *model.Item, width int, o ItemOptions) []string {
 			break
 		}
 	}
+	var lines []string
+	glen := 0
 	if body == nil {
 		r.stats.ItemRenders++
-		body = r.body(it, c, width, o)
+		if it.Kind == model.KindAgentMessage {
+			lines, glen, _ = r.agentFramed(it, c, width, o)
+		}
+		if lines == nil {
+			body = r.body(it, c, width, o)
+		}
 	}
-	lines, glen := r.frame(body, width, o)
+	if lines == nil {
+		lines, glen = r.frame(body, width, o)
+	}
 	if len(c.entries) >= entriesPerItem {
 		c.entries = slices.Delete(c.entries, 0, 1)
 	}
 	c.entries = append(c.entries, cacheEntry{key: key, lines: lines, glen: glen})
 	return lines
+}
+
+// cacheFor returns the item's cache, made fresh when the item changed since it
+// was filled, and marks it used.
+func (r *Renderer) cacheFor(it *model.Item) *itemCache {
+	r.clock++
+	c := r.items[it.ID]
+	if c == nil {
+		c = &itemCache{}
+		r.items[it.ID] = c
+		if len(r.items) > r.maxItems {
+			c.used = r.clock
+			r.evict()
+		}
+	}
+	c.used = r.clock
+	if size := it.ContentLen(); c.rev != it.Revision || c.ver != it.Version || c.size != size {
+		c.rev, c.ver, c.size = it.Revision, it.Version, size
+		c.entries = c.entries[:0]
+	}
+	return c
+}
+
+// ItemTail returns at least the last n lines of Item(it, width, o), or all
+// of them; whole reports which. It differs from Item only for an agent
+// message seen while it streamed: the stable markdown above its last n
+// lines is left unrendered until the whole message is asked for, so a
+// window that follows a long answer pays for what it shows. A partial
+// result is not cached; the same rules as for Item's slices apply.
+func (r *Renderer) ItemTail(it *model.Item, width int, o ItemOptions, n int) (lines []string, whole bool) {
+	if it == nil || n <= 0 || it.Kind != model.KindAgentMessage {
+		return r.Item(it, width, o), true
+	}
+	width = max(width, 1)
+	c := r.cacheFor(it)
+	o = normalize(it, o)
+	key := itemKey{width: width, opts: o, status: it.Status, final: it.Final, tu: it.TerminalUnknown}
+	for _, e := range c.entries {
+		if e.key == key {
+			return e.lines, true
+		}
+	}
+	if !live(it) && c.md == nil {
+		return r.Item(it, width, o), true
+	}
+	if lines, whole, ok := r.agentTail(it, c, width, o, n); ok && !whole {
+		return lines, false
+	}
+	return r.Item(it, width, o), true
 }
 
 // normalize drops the options that cannot change how it looks, so that
@@ -274,6 +322,27 @@ func contentWidth(width int) int {
 	return width - gutterWidth
 }
 
+// appendFramed appends line l behind gutter, cut into pieces of at most
+// cw cells when it is wider (or holds a line break).
+func appendFramed(dst []string, l, gutter string, cw int) []string {
+	if strings.IndexByte(l, '\n') >= 0 {
+		// A renderer let a line break through; keep the contract.
+		for _, sub := range strings.Split(l, "\n") {
+			for _, piece := range fitStyled(sub, cw) {
+				dst = append(dst, gutter+clamp(piece, cw))
+			}
+		}
+		return dst
+	}
+	if cellWidth(l) <= cw {
+		return append(dst, gutter+l)
+	}
+	for _, piece := range fitStyled(l, cw) {
+		dst = append(dst, gutter+clamp(piece, cw))
+	}
+	return dst
+}
+
 // frame adds the selection gutter and enforces the width contract. It
 // returns the lines and the byte length of the gutter before each.
 func (r *Renderer) frame(lines []string, width int, o ItemOptions) ([]string, int) {
@@ -287,22 +356,7 @@ func (r *Renderer) frame(lines []string, width int, o ItemOptions) ([]string, in
 		}
 	}
 	for _, l := range lines {
-		if strings.IndexByte(l, '\n') >= 0 {
-			// A renderer let a line break through; keep the contract.
-			for _, sub := range strings.Split(l, "\n") {
-				for _, piece := range fitStyled(sub, cw) {
-					out = append(out, gutter+clamp(piece, cw))
-				}
-			}
-			continue
-		}
-		if cellWidth(l) <= cw {
-			out = append(out, gutter+l)
-			continue
-		}
-		for _, piece := range fitStyled(l, cw) {
-			out = append(out, gutter+clamp(piece, cw))
-		}
+		out = appendFramed(out, l, gutter, cw)
 	}
 	if len(out) == 0 {
 		out = append(out, gutter)

@@ -23,6 +23,13 @@ type composer struct {
 	browse  []string // the list being browsed: session and local prompts (mergePrompts)
 	histIdx int      // index into browse being browsed, or -1
 	width   int
+
+	// shown is the last view (rule and textarea) for shownLabel; every
+	// method that changes the textarea clears shownOK, so a frame that
+	// only changed the transcript does not render the textarea again.
+	shown      string
+	shownLabel string
+	shownOK    bool
 }
 
 func newComposer(km keymap.KeyMap, t themes.Theme) composer {
@@ -56,12 +63,14 @@ func (c *composer) setTheme(t themes.Theme) {
 	s.Blurred.Prompt = t.Faint
 	s.Cursor.Blink = false // a steady cursor: no blink repaints
 	c.ta.SetStyles(s)
+	c.shownOK = false
 }
 
 func (c *composer) setWidth(w int) {
 	if w != c.width {
 		c.width = w
 		c.ta.SetWidth(max(w, 4))
+		c.shownOK = false
 	}
 }
 
@@ -77,11 +86,13 @@ func (c *composer) empty() bool   { return c.ta.Value() == "" }
 func (c *composer) clear() {
 	c.ta.Reset()
 	c.histIdx = -1
+	c.shownOK = false
 }
 
 // setValue replaces the text.
 func (c *composer) setValue(s string) {
 	c.ta.SetValue(s)
+	c.shownOK = false
 }
 
 // restore puts a returned prompt back: alone when the composer is empty,
@@ -179,15 +190,25 @@ func mergePrompts(session, local []string) []string {
 func (c *composer) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	c.ta, cmd = c.ta.Update(msg)
+	c.shownOK = false
 	return cmd
 }
 
-func (c *composer) focus() tea.Cmd { return c.ta.Focus() }
-func (c *composer) blur()          { c.ta.Blur() }
+func (c *composer) focus() tea.Cmd { c.shownOK = false; return c.ta.Focus() }
+func (c *composer) blur()          { c.shownOK = false; c.ta.Blur() }
 func (c *composer) focused() bool  { return c.ta.Focused() }
 
-// view renders the rule and the textarea.
+// view renders the rule and the textarea; unchanged, it is the last
+// view again (the theme is part of what setTheme clears).
 func (c *composer) view(t themes.Theme, label string) string {
+	if c.shownOK && c.shownLabel == label {
+		return c.shown
+	}
+	c.shown, c.shownLabel, c.shownOK = c.render(t, label), label, true
+	return c.shown
+}
+
+func (c *composer) render(t themes.Theme, label string) string {
 	rule := label
 	w := max(c.width, 1)
 	if rest := w - lipglossWidth(rule); rest > 0 {

@@ -25,8 +25,18 @@ import (
 )
 
 // DefaultFrameInterval is how long the UI waits after a change signal
-// before repainting, so that a burst of deltas costs one frame.
-const DefaultFrameInterval = 16 * time.Millisecond
+// before repainting, so that a burst of deltas costs one frame: 30 frames
+// a second at most while an answer streams.
+const DefaultFrameInterval = 33 * time.Millisecond
+
+// maxFrameInterval bounds how far frame pacing stretches under load.
+const maxFrameInterval = 250 * time.Millisecond
+
+// frameLoad is how many times a frame's own cost the UI waits before the
+// next one: a frame that took 20 ms is followed by one no sooner than
+// 60 ms later, so laying out streamed text takes at most about a third of
+// a core and keys never wait long behind it.
+const frameLoad = 3
 
 // Options configure a Model.
 type Options struct {
@@ -44,12 +54,14 @@ type Options struct {
 	// KeyMap overrides the bindings; nil means keymap.Default().
 	KeyMap *keymap.KeyMap
 	// FrameInterval is the repaint coalescing delay; 0 means
-	// DefaultFrameInterval.
+	// DefaultFrameInterval. Under load the delay stretches to frameLoad
+	// times the last frame's cost (at most maxFrameInterval), unless Still
+	// is set.
 	FrameInterval time.Duration
 	// Still disables animation: spinners show a fixed frame and no
 	// animation ticks are scheduled (deterministic output for tests and
-	// slow links). The status bar's elapsed time still follows Now on
-	// every repaint.
+	// slow links), and frames come exactly FrameInterval after a change.
+	// The status bar's elapsed time still follows Now on every repaint.
 	Still bool
 	// NoMouse starts with the mouse released (native selection works; the
 	// wheel does not scroll).
@@ -102,6 +114,7 @@ type Model struct {
 	mouse         bool
 
 	framePending bool
+	frameCost    time.Duration // what the last frame's layout took
 	ticking      bool
 	spinIdx      int
 	olderAsked   string // oldest row key when LoadOlder was last called
@@ -214,14 +227,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.waitUpdate())
 		if !m.framePending {
 			m.framePending = true
-			cmds = append(cmds, m.after(m.opts.FrameInterval, func(time.Time) tea.Msg { return frameMsg{} }))
+			cmds = append(cmds, m.after(m.frameDelay(), func(time.Time) tea.Msg { return frameMsg{} }))
 		}
 	case sourceClosedMsg:
 		// The source stopped; keep showing the last picture.
 	case frameMsg:
 		m.framePending = false
+		start := time.Now()
 		m.pull()
-		cmds = append(cmds, m.startTicking(), m.searchOlderArrived())
+		cmds = append(cmds, m.refresh(), m.startTicking(), m.searchOlderArrived())
+		m.frameCost = time.Since(start)
 	case tickMsg:
 		m.ticking = false
 		m.spinIdx++
@@ -303,6 +318,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.refresh())
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// frameDelay is how long to wait before the next frame: FrameInterval, or
+// frameLoad times the last frame's cost when that is longer (bounded by
+// maxFrameInterval), so that render work stays a bounded share of the CPU
+// and input is handled between frames.
+func (m *Model) frameDelay() time.Duration {
+	d := m.opts.FrameInterval
+	if m.opts.Still {
+		return d
+	}
+	return max(d, min(frameLoad*m.frameCost, maxFrameInterval))
 }
 
 // pull reads the source's current snapshot into the model.

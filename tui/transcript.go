@@ -54,6 +54,11 @@ type transcript struct {
 	newBelow bool
 	tailSig  tailSig
 
+	// partial is set while a follow layout shows only the bottom of a row
+	// (render.ItemTail): the layout's top position is then relative to
+	// those lines, and exactTop turns it into the row's real offset.
+	partial partialRow
+
 	// Results of the last layout.
 	lines    []string
 	lineRow  []int  // virtual row index of each screen line
@@ -113,19 +118,67 @@ func (t *transcript) setFailed(fs []failedPrompt) {
 	}
 }
 
+// partialRow is a row of which a follow layout took only the last lines.
+type partialRow struct {
+	v     int      // its virtual index (0: none)
+	lines []string // those lines
+	use   bool     // rowLines returns them (during the layout)
+}
+
 // rowLines returns row i's rendered lines (cached by the renderer).
 func (t *transcript) rowLines(i int) []string {
+	if t.partial.use && t.partial.v == i+1 {
+		return t.partial.lines
+	}
 	row := t.set.rows[i]
 	w := t.contentWidth()
 	if row.Pending != nil {
 		return t.pendingLines(*row.Pending, w)
 	}
-	it := row.Item
+	return t.r.Item(row.Item, w, t.rowOpts(i))
+}
+
+func (t *transcript) rowOpts(i int) render.ItemOptions {
+	it := t.set.rows[i].Item
 	opts := render.ItemOptions{Expanded: t.expanded[it.ID], Selected: t.isSelected(i)}
 	if it.IsOpen() && !it.TerminalUnknown {
 		opts.Spinner = t.spinner
 	}
-	return t.r.Item(it, w, opts)
+	return opts
+}
+
+// followHeight is the height of virtual row v for a layout walking up
+// from the bottom that still needs need lines: the row's whole height, or,
+// for a long streamed answer whose top is off the screen anyway, a height
+// made of only its last lines (at least need of them, behind a stand-in
+// for the separator line), which the layout then shows.
+func (t *transcript) followHeight(v, need int) int {
+	if v == 0 {
+		return 1
+	}
+	it := t.set.rows[v-1].Item
+	if it == nil || it.Kind != model.KindAgentMessage {
+		return t.heightOf(v)
+	}
+	lines, whole := t.r.ItemTail(it, t.contentWidth(), t.rowOpts(v-1), need)
+	if whole {
+		return 1 + len(lines)
+	}
+	t.partial = partialRow{v: v, lines: lines, use: true}
+	return 1 + len(lines)
+}
+
+// exactTop turns the top position of a layout that showed only the bottom
+// of a row into the row's real offset (rendering the whole row), before
+// anything scrolls from it.
+func (t *transcript) exactTop() {
+	if t.partial.v == 0 {
+		return
+	}
+	if t.topV == t.partial.v {
+		t.topOff += t.heightOf(t.topV) - (1 + len(t.partial.lines))
+	}
+	t.partial = partialRow{}
 }
 
 func (t *transcript) isSelected(i int) bool {
@@ -220,6 +273,7 @@ func (t *transcript) layout() {
 		return
 	}
 	if !t.follow {
+		t.exactTop()
 		v, off := t.resolve()
 		if !t.collect(v, off, h) {
 			// The content ran out before the window filled: the user reached
@@ -229,16 +283,18 @@ func (t *transcript) layout() {
 	}
 	if t.follow {
 		t.newBelow = false
+		t.partial = partialRow{}
 		n := t.vcount()
 		total, v := 0, n-1
 		for ; v >= 0; v-- {
-			total += t.heightOf(v)
+			total += t.followHeight(v, h-total)
 			if total >= h {
 				break
 			}
 		}
 		v = max(v, 0)
 		t.collect(v, max(0, total-h), h)
+		t.partial.use = false
 	}
 	if t.keepSelectionVisible() {
 		// Only the marker moved: the same window, drawn again.
@@ -422,6 +478,7 @@ func (t *transcript) scroll(delta int) {
 	if delta == 0 {
 		return
 	}
+	t.exactTop()
 	if t.follow {
 		if delta > 0 {
 			return
@@ -536,6 +593,7 @@ func (t *transcript) move(dir int) {
 // reveal scrolls so that row i is on screen (its top when it is taller
 // than the window).
 func (t *transcript) reveal(i int) {
+	t.exactTop()
 	v := i + 1
 	h := t.height
 	if h <= 0 {
