@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/child"
 	"github.com/lookout-sh/lookout/host"
 )
 
@@ -99,7 +100,7 @@ func (a *Agent) Close() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			th.p.stop(time.Second)
+			th.p.Stop(time.Second)
 		}()
 	}
 	wg.Wait()
@@ -131,13 +132,13 @@ func (a *Agent) thread(ctx context.Context, t *host.Turn) (*thread, error) {
 	}
 	th = newThread(a, sess, p)
 	if err := th.open(ctx, t, cwd); err != nil {
-		p.kill()
+		p.Kill()
 		return nil, err
 	}
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
-		p.kill()
+		p.Kill()
 		return nil, errClosedAgent
 	}
 	a.threads[sid] = th
@@ -165,5 +166,5 @@ func jsonString(raw json.RawMessage) string {
 // titleFrom makes a session title of a prompt's first line.
 func titleFrom(prompt string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
-	return cut(strings.TrimSpace(line), 80)
+	return child.Cut(strings.TrimSpace(line), 80)
 }

@@ -5,8 +5,8 @@ package codex
 func (a *Agent) ProcessID(sessionID string) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if th := a.threads[sessionID]; th != nil && th.p.cmd.Process != nil {
-		return th.p.cmd.Process.Pid
+	if th := a.threads[sessionID]; th != nil {
+		return th.p.Pid()
 	}
 	return 0
 }

@@ -1,8 +1,6 @@
 package codex
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"sync"
+
+	"github.com/lookout-sh/lookout/agent/child"
 )
 
 // maxLineBytes bounds one line of app-server output. Codex restates a
@@ -54,82 +54,37 @@ type rpcConn struct {
 	mu      sync.Mutex
 	nextID  int64
 	pending map[int64]chan *message
-	queue   []*message
-	ready   chan struct{} // signalled when queue grows
 	closed  bool
-	err     error         // why the stream ended
-	done    chan struct{} // closed when the stream ended
+
+	// queue holds every message that is not a reply, for the thread's
+	// dispatch goroutine; it is closed when the stream ends.
+	queue *child.Queue[*message]
 }
 
 func newRPCConn(r io.Reader, w io.Writer) *rpcConn {
-	c := &rpcConn{w: w, pending: map[int64]chan *message{}, ready: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &rpcConn{w: w, pending: map[int64]chan *message{}, queue: child.NewQueue[*message]()}
 	go c.read(r)
 	return c
 }
 
 func (c *rpcConn) read(r io.Reader) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var err error
-	for {
-		var line []byte
-		line, err = readLine(br)
-		if errors.Is(err, errLineTooLong) {
-			c.enqueue(&message{Bad: err, Raw: string(line)})
-			continue
-		}
-		if err != nil {
-			break
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		c.dispatch(line)
-	}
-	if errors.Is(err, io.EOF) {
-		err = io.EOF
-	}
-	c.close(err)
+	child.ReadLines(r, maxLineBytes, c.dispatch, func(head []byte) {
+		c.queue.Push(&message{Bad: errLineTooLong, Raw: string(head)})
+	})
+	c.close()
 }
 
 var errLineTooLong = fmt.Errorf("a line of app-server output is longer than %d bytes", maxLineBytes)
 
-// readLine reads one line; an overlong one is drained and returned cut,
-// with errLineTooLong.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
-	tooLong := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) <= maxLineBytes {
-			buf = append(buf, chunk...)
-		} else {
-			tooLong = true
-		}
-		switch {
-		case err == nil && tooLong:
-			return buf[:min(len(buf), 200)], errLineTooLong
-		case err == nil:
-			return buf, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case len(buf) > 0 && errors.Is(err, io.EOF):
-			return buf, nil
-		default:
-			return nil, err
-		}
-	}
-}
-
 func (c *rpcConn) dispatch(line []byte) {
 	m := &message{}
 	if err := json.Unmarshal(line, m); err != nil {
-		c.enqueue(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: cut(string(line), 200)})
+		c.queue.Push(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: child.Cut(string(line), 200)})
 		return
 	}
 	if m.Method == "" {
 		if len(m.ID) == 0 || (m.Result == nil && m.Error == nil) {
-			c.enqueue(&message{Bad: errors.New("neither a request, a notification nor a reply"), Raw: cut(string(line), 200)})
+			c.queue.Push(&message{Bad: errors.New("neither a request, a notification nor a reply"), Raw: child.Cut(string(line), 200)})
 			return
 		}
 		id, err := strconv.ParseInt(string(m.ID), 10, 64)
@@ -138,51 +93,26 @@ func (c *rpcConn) dispatch(line []byte) {
 		delete(c.pending, id)
 		c.mu.Unlock()
 		if err != nil || ch == nil {
-			c.enqueue(&message{Bad: errors.New("a reply to no request of ours"), Raw: cut(string(line), 200)})
+			c.queue.Push(&message{Bad: errors.New("a reply to no request of ours"), Raw: child.Cut(string(line), 200)})
 			return
 		}
 		ch <- m
 		return
 	}
-	c.enqueue(m)
+	c.queue.Push(m)
 }
 
-func (c *rpcConn) enqueue(m *message) {
+// close fails the calls still waiting for a reply, refuses new ones, and
+// closes the queue once everything read is in it.
+func (c *rpcConn) close() {
 	c.mu.Lock()
-	c.queue = append(c.queue, m)
-	c.mu.Unlock()
-	select {
-	case c.ready <- struct{}{}:
-	default:
-	}
-}
-
-// next returns the oldest queued message, or nil when none is queued. Wait
-// on c.ready (and c.done) for more.
-func (c *rpcConn) next() *message {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.queue) == 0 {
-		return nil
-	}
-	m := c.queue[0]
-	c.queue[0] = nil
-	c.queue = c.queue[1:]
-	return m
-}
-
-func (c *rpcConn) close(err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return
-	}
-	c.closed, c.err = true, err
+	c.closed = true
 	for id, ch := range c.pending {
 		close(ch)
 		delete(c.pending, id)
 	}
-	close(c.done)
+	c.mu.Unlock()
+	c.queue.Close()
 }
 
 // call sends a request and returns its result. It fails with errClosed
@@ -256,15 +186,3 @@ func (c *rpcConn) send(msg any) error {
 	}
 	return nil
 }
-
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -50,11 +50,11 @@ func waitMessage(t *testing.T, c *rpcConn) *message {
 	t.Helper()
 	deadline := time.After(5 * time.Second)
 	for {
-		if m := c.next(); m != nil {
+		if m, ok := c.queue.Next(); ok {
 			return m
 		}
 		select {
-		case <-c.ready:
+		case <-c.queue.Ready():
 		case <-deadline:
 			t.Fatal("no message queued")
 		}
@@ -119,23 +119,11 @@ func TestRPCCallFailsWhenTheProcessGoes(t *testing.T) {
 		t.Fatalf("call error = %v, want errClosed", err)
 	}
 	select {
-	case <-c.done:
+	case <-c.queue.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("done not closed")
 	}
 	if _, err := c.call(context.Background(), "turn/start", nil); !errors.Is(err, errClosed) {
 		t.Fatalf("a call after the end = %v, want errClosed", err)
-	}
-}
-
-func TestReadLineSkipsOverlongLines(t *testing.T) {
-	long := strings.Repeat("x", maxLineBytes+10)
-	br := bufio.NewReaderSize(strings.NewReader(long+"\n"+`{"method":"ok"}`+"\n"), 64<<10)
-	if _, err := readLine(br); !errors.Is(err, errLineTooLong) {
-		t.Fatalf("overlong line: err = %v", err)
-	}
-	line, err := readLine(br)
-	if err != nil || strings.TrimSpace(string(line)) != `{"method":"ok"}` {
-		t.Fatalf("next line = %q, %v", line, err)
 	}
 }

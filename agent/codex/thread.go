@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/child"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -77,7 +78,7 @@ func (th *thread) open(ctx context.Context, t *host.Turn, cwd string) error {
 func (th *thread) adopt(res json.RawMessage, cwd string) error {
 	var info threadInfo
 	if err := json.Unmarshal(res, &info); err != nil || info.Thread.ID == "" {
-		return fmt.Errorf("codex answered a thread request without a thread id: %s", cut(string(res), 200))
+		return fmt.Errorf("codex answered a thread request without a thread id: %s", child.Cut(string(res), 200))
 	}
 	th.id = info.Thread.ID
 	values := map[string]any{}
@@ -175,35 +176,21 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 	case <-ts.done:
 	case <-ictx.Done():
 		th.a.log.Warn("codex did not end an interrupted turn in time; killing its app-server", "session", th.sess.ID())
-		th.p.kill()
+		th.p.Kill()
 	}
 	return ctx.Err()
 }
 
 // exitFailure is the turn failure of an app-server that went away.
 func (th *thread) exitFailure() error {
-	return &host.TurnFailure{Code: "agentExited", Message: "the Codex app-server stopped mid-turn: " + th.p.exitReason()}
+	return &host.TurnFailure{Code: "agentExited", Message: "the Codex app-server stopped mid-turn: " + th.p.ExitReason()}
 }
 
 // dispatch reads the app-server's messages until its output ends, handing
 // each to the active turn or handling it as thread-wide news.
 func (th *thread) dispatch() {
-	c := th.p.conn
-	for {
-		m := c.next()
-		if m == nil {
-			select {
-			case <-c.ready:
-				continue
-			case <-c.done:
-				if m = c.next(); m == nil {
-					th.ended()
-					return
-				}
-			}
-		}
-		th.handle(m)
-	}
+	th.p.conn.queue.Consume(th.handle)
+	th.ended()
 }
 
 // ended marks the thread dead and fails the active turn.
@@ -217,7 +204,7 @@ func (th *thread) ended() {
 		ts.finish(th.exitFailure())
 	}
 	// Reap the process (and any helpers left in its group).
-	go th.p.stop(time.Second)
+	go th.p.Stop(time.Second)
 }
 
 func (th *thread) turn() *turnState {
