@@ -102,7 +102,7 @@ func (a *Agent) Close() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.p.stop(time.Second)
+			s.p.Stop(time.Second)
 		}()
 	}
 	wg.Wait()
@@ -149,7 +149,7 @@ func (a *Agent) session(ctx context.Context, t *host.Turn) (*session, error) {
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
-		p.kill()
+		p.Kill()
 		return nil, errClosedAgent
 	}
 	a.sessions[sid] = s

@@ -1,8 +1,6 @@
 package claude
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"sync"
+
+	"github.com/lookout-sh/lookout/agent/child"
 )
 
 // maxLineBytes bounds one line of Claude Code's output. Claude Code
@@ -67,75 +67,36 @@ type conn struct {
 	mu      sync.Mutex
 	nextID  int64
 	pending map[string]chan *controlResponse
-	queue   []*message
-	ready   chan struct{} // signalled when queue grows
 	closed  bool
-	done    chan struct{} // closed when the stream ended
+
+	// queue holds every line that is not an answer to us, for the
+	// session's dispatch goroutine; it is closed when the stream ends.
+	queue *child.Queue[*message]
 }
 
 func newConn(r io.Reader, w io.Writer) *conn {
-	c := &conn{w: w, pending: map[string]chan *controlResponse{}, ready: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &conn{w: w, pending: map[string]chan *controlResponse{}, queue: child.NewQueue[*message]()}
 	go c.read(r)
 	return c
 }
 
 func (c *conn) read(r io.Reader) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := readLine(br)
-		if errors.Is(err, errLineTooLong) {
-			c.enqueue(&message{Bad: err, Raw: line})
-			continue
-		}
-		if err != nil {
-			break
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		c.dispatch(line)
-	}
+	child.ReadLines(r, maxLineBytes, c.dispatch, func(head []byte) {
+		c.queue.Push(&message{Bad: errLineTooLong, Raw: head})
+	})
 	c.close()
 }
 
 var errLineTooLong = fmt.Errorf("a line of Claude Code's output is longer than %d bytes", maxLineBytes)
 
-// readLine reads one line; an overlong one is drained and returned cut,
-// with errLineTooLong.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
-	tooLong := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) <= maxLineBytes {
-			buf = append(buf, chunk...)
-		} else {
-			tooLong = true
-		}
-		switch {
-		case err == nil && tooLong:
-			return buf[:min(len(buf), 200)], errLineTooLong
-		case err == nil:
-			return buf, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case len(buf) > 0 && errors.Is(err, io.EOF):
-			return buf, nil
-		default:
-			return nil, err
-		}
-	}
-}
-
 func (c *conn) dispatch(line []byte) {
 	m := &message{}
 	if err := json.Unmarshal(line, m); err != nil {
-		c.enqueue(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: cutBytes(line, 200)})
+		c.queue.Push(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: []byte(child.Cut(string(line), 200))})
 		return
 	}
 	if m.Type == "" {
-		c.enqueue(&message{Bad: errors.New("a message without a type"), Raw: cutBytes(line, 200)})
+		c.queue.Push(&message{Bad: errors.New("a message without a type"), Raw: []byte(child.Cut(string(line), 200))})
 		return
 	}
 	if m.Type == "control_response" {
@@ -155,45 +116,20 @@ func (c *conn) dispatch(line []byte) {
 		return
 	}
 	m.Raw = line
-	c.enqueue(m)
+	c.queue.Push(m)
 }
 
-func (c *conn) enqueue(m *message) {
-	c.mu.Lock()
-	c.queue = append(c.queue, m)
-	c.mu.Unlock()
-	select {
-	case c.ready <- struct{}{}:
-	default:
-	}
-}
-
-// next returns the oldest queued message, or nil when none is queued. Wait
-// on c.ready (and c.done) for more.
-func (c *conn) next() *message {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.queue) == 0 {
-		return nil
-	}
-	m := c.queue[0]
-	c.queue[0] = nil
-	c.queue = c.queue[1:]
-	return m
-}
-
+// close fails the requests still waiting for an answer, refuses new ones,
+// and closes the queue once everything read is in it.
 func (c *conn) close() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return
-	}
 	c.closed = true
 	for id, ch := range c.pending {
 		close(ch)
 		delete(c.pending, id)
 	}
-	close(c.done)
+	c.mu.Unlock()
+	c.queue.Close()
 }
 
 // request sends a control request {subtype, fields...} and returns its
@@ -270,17 +206,4 @@ func (c *conn) send(msg any) error {
 		return fmt.Errorf("%w: %v", errClosed, err)
 	}
 	return nil
-}
-
-func cutBytes(b []byte, n int) []byte { return []byte(cut(string(b), n)) }
-
-// cut shortens s to at most n bytes on a UTF-8 boundary, marking the cut.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -50,11 +50,11 @@ func waitMessage(t *testing.T, c *conn) *message {
 	t.Helper()
 	deadline := time.After(5 * time.Second)
 	for {
-		if m := c.next(); m != nil {
+		if m, ok := c.queue.Next(); ok {
 			return m
 		}
 		select {
-		case <-c.ready:
+		case <-c.queue.Ready():
 		case <-deadline:
 			t.Fatal("no message queued")
 		}
@@ -88,7 +88,7 @@ func TestControlRequestsAreMatchedToTheirAnswers(t *testing.T) {
 	if m := waitMessage(t, c); m.Type != "system" || m.Subtype != "init" || m.SessionID != "s" {
 		t.Errorf("queued %+v", m)
 	}
-	if m := c.next(); m != nil {
+	if m, ok := c.queue.Next(); ok {
 		t.Errorf("an answer to no request of ours was queued: %s", m.Raw)
 	}
 
@@ -140,17 +140,6 @@ func TestUnreadableLinesAreQueuedAsBad(t *testing.T) {
 	}
 }
 
-func TestOverlongLinesAreSkipped(t *testing.T) {
-	br := bufio.NewReaderSize(strings.NewReader(strings.Repeat("x", maxLineBytes+10)+"\n{\"type\":\"ok\"}\n"), 4096)
-	line, err := readLine(br)
-	if !errors.Is(err, errLineTooLong) || len(line) > 200 {
-		t.Fatalf("overlong line: %d bytes, %v", len(line), err)
-	}
-	if line, err := readLine(br); err != nil || string(line) != "{\"type\":\"ok\"}\n" {
-		t.Fatalf("the next line: %q %v", line, err)
-	}
-}
-
 func TestRequestsFailWhenClaudeIsGone(t *testing.T) {
 	c, claude := newPipeConn(t)
 	got := make(chan error, 1)
@@ -163,7 +152,7 @@ func TestRequestsFailWhenClaudeIsGone(t *testing.T) {
 	if err := <-got; !errors.Is(err, errClosed) {
 		t.Errorf("pending request: %v", err)
 	}
-	<-c.done
+	<-c.queue.Done()
 	if _, err := c.request(context.Background(), "interrupt", nil); !errors.Is(err, errClosed) {
 		t.Errorf("request after the end: %v", err)
 	}

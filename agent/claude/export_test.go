@@ -5,8 +5,8 @@ package claude
 func (a *Agent) ProcessID(sessionID string) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if s := a.sessions[sessionID]; s != nil && s.p.cmd.Process != nil {
-		return s.p.cmd.Process.Pid
+	if s := a.sessions[sessionID]; s != nil {
+		return s.p.Pid()
 	}
 	return 0
 }

@@ -81,34 +81,20 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
 	case <-ts.done:
 	case <-ictx.Done():
 		s.a.log.Warn("claude code did not end an interrupted turn in time; killing it", "session", s.sess.ID())
-		s.p.kill()
+		s.p.Kill()
 	}
 	return ctx.Err()
 }
 
 // exitFailure is the turn failure of a Claude Code that went away.
 func (s *session) exitFailure() error {
-	return &host.TurnFailure{Code: "agentExited", Message: "Claude Code stopped mid-turn: " + s.p.exitReason()}
+	return &host.TurnFailure{Code: "agentExited", Message: "Claude Code stopped mid-turn: " + s.p.ExitReason()}
 }
 
 // dispatch reads Claude Code's messages until its output ends.
 func (s *session) dispatch() {
-	c := s.p.conn
-	for {
-		m := c.next()
-		if m == nil {
-			select {
-			case <-c.ready:
-				continue
-			case <-c.done:
-				if m = c.next(); m == nil {
-					s.ended()
-					return
-				}
-			}
-		}
-		s.handle(m)
-	}
+	s.p.conn.queue.Consume(s.handle)
+	s.ended()
 }
 
 // ended marks the session's process dead and fails the active turn.
@@ -122,7 +108,7 @@ func (s *session) ended() {
 		ts.finish(s.exitFailure())
 	}
 	// Reap the process (and any helpers left in its group).
-	go s.p.stop(time.Second)
+	go s.p.Stop(time.Second)
 }
 
 func (s *session) turn() *turnState {
