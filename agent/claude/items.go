@@ -393,17 +393,3 @@ func localCommandOutput(text string) (string, bool) {
 	t, _, _ = strings.Cut(t, close)
 	return strings.TrimSpace(t), true
 }
-
-// titleFrom makes a session title of a prompt's first line.
-func titleFrom(prompt string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
-	return child.Cut(strings.TrimSpace(line), 80)
-}
-
-func jsonString(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
-}
