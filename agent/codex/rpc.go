@@ -51,18 +51,16 @@ type rpcConn struct {
 	wmu sync.Mutex
 	w   io.Writer
 
-	mu      sync.Mutex
-	nextID  int64
-	pending map[int64]chan *message
-	closed  bool
-
+	// calls are our requests waiting for their replies, numbered 1, 2, ...
+	calls *child.Calls[int64, *message]
 	// queue holds every message that is not a reply, for the thread's
 	// dispatch goroutine; it is closed when the stream ends.
 	queue *child.Queue[*message]
 }
 
 func newRPCConn(r io.Reader, w io.Writer) *rpcConn {
-	c := &rpcConn{w: w, pending: map[int64]chan *message{}, queue: child.NewQueue[*message]()}
+	c := &rpcConn{w: w, calls: child.NewCalls[int64, *message](errClosed, func(seq int64) int64 { return seq }),
+		queue: child.NewQueue[*message]()}
 	go c.read(r)
 	return c
 }
@@ -88,15 +86,9 @@ func (c *rpcConn) dispatch(line []byte) {
 			return
 		}
 		id, err := strconv.ParseInt(string(m.ID), 10, 64)
-		c.mu.Lock()
-		ch := c.pending[id]
-		delete(c.pending, id)
-		c.mu.Unlock()
-		if err != nil || ch == nil {
+		if err != nil || !c.calls.Answer(id, m) {
 			c.queue.Push(&message{Bad: errors.New("a reply to no request of ours"), Raw: child.Cut(string(line), 200)})
-			return
 		}
-		ch <- m
 		return
 	}
 	c.queue.Push(m)
@@ -105,13 +97,7 @@ func (c *rpcConn) dispatch(line []byte) {
 // close fails the calls still waiting for a reply, refuses new ones, and
 // closes the queue once everything read is in it.
 func (c *rpcConn) close() {
-	c.mu.Lock()
-	c.closed = true
-	for id, ch := range c.pending {
-		close(ch)
-		delete(c.pending, id)
-	}
-	c.mu.Unlock()
+	c.calls.Close()
 	c.queue.Close()
 }
 
@@ -119,34 +105,17 @@ func (c *rpcConn) close() {
 // when the stream ends first, with ctx's error when ctx ends first, or
 // with *rpcError.
 func (c *rpcConn) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil, errClosed
-	}
-	c.nextID++
-	id := c.nextID
-	ch := make(chan *message, 1)
-	c.pending[id] = ch
-	c.mu.Unlock()
-	if err := c.send(map[string]any{"id": id, "method": method, "params": params}); err != nil {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
+	call, err := c.calls.Start()
+	if err != nil {
 		return nil, err
 	}
-	var m *message
-	var ok bool
-	select {
-	case m, ok = <-ch:
-	case <-ctx.Done():
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-		return nil, ctx.Err()
+	if err := c.send(map[string]any{"id": call.ID(), "method": method, "params": params}); err != nil {
+		call.Cancel()
+		return nil, err
 	}
-	if !ok {
-		return nil, errClosed
+	m, err := call.Wait(ctx)
+	if err != nil {
+		return nil, err
 	}
 	if m.Error != nil {
 		return nil, m.Error
