@@ -64,18 +64,16 @@ type conn struct {
 	wmu sync.Mutex
 	w   io.Writer
 
-	mu      sync.Mutex
-	nextID  int64
-	pending map[string]chan *controlResponse
-	closed  bool
-
+	// calls are our control requests waiting for their answers, named
+	// lookout-1, lookout-2, ...
+	calls *child.Calls[string, *controlResponse]
 	// queue holds every line that is not an answer to us, for the
 	// session's dispatch goroutine; it is closed when the stream ends.
 	queue *child.Queue[*message]
 }
 
 func newConn(r io.Reader, w io.Writer) *conn {
-	c := &conn{w: w, pending: map[string]chan *controlResponse{}, queue: child.NewQueue[*message]()}
+	c := &conn{w: w, calls: child.NewCalls[string, *controlResponse](errClosed, requestID), queue: child.NewQueue[*message]()}
 	go c.read(r)
 	return c
 }
@@ -104,15 +102,9 @@ func (c *conn) dispatch(line []byte) {
 			Response controlResponse `json:"response"`
 		}
 		if json.Unmarshal(line, &env) == nil {
-			c.mu.Lock()
-			ch := c.pending[env.Response.RequestID]
-			delete(c.pending, env.Response.RequestID)
-			c.mu.Unlock()
-			if ch != nil {
-				ch <- &env.Response
-			}
+			// An answer to a request we stopped waiting for is dropped.
+			c.calls.Answer(env.Response.RequestID, &env.Response)
 		}
-		// An answer to a request we stopped waiting for is dropped.
 		return
 	}
 	m.Raw = line
@@ -122,53 +114,33 @@ func (c *conn) dispatch(line []byte) {
 // close fails the requests still waiting for an answer, refuses new ones,
 // and closes the queue once everything read is in it.
 func (c *conn) close() {
-	c.mu.Lock()
-	c.closed = true
-	for id, ch := range c.pending {
-		close(ch)
-		delete(c.pending, id)
-	}
-	c.mu.Unlock()
+	c.calls.Close()
 	c.queue.Close()
 }
+
+// requestID names our seq-th control request.
+func requestID(seq int64) string { return "lookout-" + strconv.FormatInt(seq, 10) }
 
 // request sends a control request {subtype, fields...} and returns its
 // answer's "response" member. It fails with errClosed when the stream
 // ends first, with ctx's error when ctx ends first, or with
 // *controlError.
 func (c *conn) request(ctx context.Context, subtype string, fields map[string]any) (json.RawMessage, error) {
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil, errClosed
+	call, err := c.calls.Start()
+	if err != nil {
+		return nil, err
 	}
-	c.nextID++
-	id := "lookout-" + strconv.FormatInt(c.nextID, 10)
-	ch := make(chan *controlResponse, 1)
-	c.pending[id] = ch
-	c.mu.Unlock()
 	req := map[string]any{"subtype": subtype}
 	for k, v := range fields {
 		req[k] = v
 	}
-	if err := c.send(map[string]any{"type": "control_request", "request_id": id, "request": req}); err != nil {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
+	if err := c.send(map[string]any{"type": "control_request", "request_id": call.ID(), "request": req}); err != nil {
+		call.Cancel()
 		return nil, err
 	}
-	var r *controlResponse
-	var ok bool
-	select {
-	case r, ok = <-ch:
-	case <-ctx.Done():
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-		return nil, ctx.Err()
-	}
-	if !ok {
-		return nil, errClosed
+	r, err := call.Wait(ctx)
+	if err != nil {
+		return nil, err
 	}
 	if r.Subtype == "error" {
 		return nil, &controlError{msg: r.Error}

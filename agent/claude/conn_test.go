@@ -166,9 +166,7 @@ func TestARequestStopsWaitingWithItsContext(t *testing.T) {
 	if _, err := c.request(ctx, "interrupt", nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("unanswered request: %v", err)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.pending) != 0 {
-		t.Errorf("%d requests still pending", len(c.pending))
+	if n := c.calls.Waiting(); n != 0 {
+		t.Errorf("%d requests still pending", n)
 	}
 }
