@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/claude"
 	"github.com/lookout-sh/lookout/agent/claude/claudetest"
 	"github.com/lookout-sh/lookout/host"
@@ -84,7 +85,7 @@ func TestClaudeHostKill9MidTurn(t *testing.T) {
 	claudeBin := claudetest.Binary(t)
 	fake := claudetest.NewFakeModel(t, claudetest.FakeOptions{})
 	env := claudetest.Home(t, fake.URL(), claudetest.HomeOptions{})
-	work := claudetest.Workdir(t)
+	work := agenttest.Workdir(t)
 	bin := filepath.Join(t.TempDir(), "lookout")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

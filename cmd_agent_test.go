@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/codex"
 	"github.com/lookout-sh/lookout/agent/codex/codextest"
 	"github.com/lookout-sh/lookout/host"
@@ -79,7 +80,7 @@ func TestSendNewStartsACodexSession(t *testing.T) {
 	fake := codextest.NewFakeModel(t, codextest.FakeOptions{})
 	env := codextest.Home(t, fake.URL(), codextest.HomeOptions{})
 	h := hosttest.Start(t, host.Options{Agent: "codex",
-		AgentImpl: codex.New(codex.Options{Bin: bin, Env: env, Cwd: codextest.Workdir(t)})})
+		AgentImpl: codex.New(codex.Options{Bin: bin, Env: env, Cwd: agenttest.Workdir(t)})})
 	out, stderr, code := runCLIErr(t, "send", h.Addr(), "--token", h.Token(), "--new", "say: a brand new session")
 	if code != 0 {
 		t.Fatalf("send --new exit %d: %s", code, stderr)
@@ -108,7 +109,7 @@ func TestCodexHostKill9MidTurn(t *testing.T) {
 	codexBin := codextest.Binary(t)
 	fake := codextest.NewFakeModel(t, codextest.FakeOptions{})
 	env := codextest.Home(t, fake.URL(), codextest.HomeOptions{})
-	work := codextest.Workdir(t)
+	work := agenttest.Workdir(t)
 	bin := filepath.Join(t.TempDir(), "lookout")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/claude"
 	"github.com/lookout-sh/lookout/agent/claude/claudetest"
 	"github.com/lookout-sh/lookout/host"
@@ -45,7 +46,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	}
 	r := &rig{t: t, bin: bin, fake: claudetest.NewFakeModel(t, o.fake), data: t.TempDir()}
 	r.env = claudetest.Home(t, r.fake.URL(), o.home)
-	r.work = claudetest.Workdir(t)
+	r.work = agenttest.Workdir(t)
 	r.startHost()
 	var out struct {
 		SessionID string `json:"sessionId"`

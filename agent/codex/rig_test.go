@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/codex"
 	"github.com/lookout-sh/lookout/agent/codex/codextest"
 	"github.com/lookout-sh/lookout/host"
@@ -44,7 +45,7 @@ func newRigTB(t testing.TB, o rigOptions) *rig {
 	t.Helper()
 	r := &rig{t: t, bin: codextest.Binary(t), fake: codextest.NewFakeModel(t, o.fake), data: t.TempDir()}
 	r.env = codextest.Home(t, r.fake.URL(), o.home)
-	r.work = codextest.Workdir(t)
+	r.work = agenttest.Workdir(t)
 	r.startHost()
 	var out struct {
 		SessionID string `json:"sessionId"`

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/codex/codextest"
 )
 
@@ -27,7 +28,7 @@ type rig struct {
 func newRig(t *testing.T, name string, fo codextest.FakeOptions, ho codextest.HomeOptions) *rig {
 	t.Helper()
 	codextest.Binary(t) // skip early without a binary
-	r := &rig{fake: codextest.NewFakeModel(t, fo), dir: codextest.Workdir(t)}
+	r := &rig{fake: codextest.NewFakeModel(t, fo), dir: agenttest.Workdir(t)}
 	r.env = codextest.Home(t, r.fake.URL(), ho)
 	r.server = startAppServer(t, name, r.env, r.dir)
 	r.thread = r.server.startThread(r.dir)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // These tests drive the fake over HTTP without Codex.
@@ -308,7 +310,7 @@ func TestConfigTOML(t *testing.T) {
 			t.Errorf("unexpected variable %s", kv)
 		}
 	}
-	if EnvValue(env, "FAKE_CODEX_API_KEY") != "dummy" || EnvValue(env, "CODEX_HOME") == EnvValue(env, "HOME") {
+	if agenttest.EnvValue(env, "FAKE_CODEX_API_KEY") != "dummy" || agenttest.EnvValue(env, "CODEX_HOME") == agenttest.EnvValue(env, "HOME") {
 		t.Errorf("env %v", env)
 	}
 }

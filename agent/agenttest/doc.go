@@ -1,0 +1,11 @@
+// Package agenttest is what the tests of every agent bridge share: finding
+// the agent's real program (BinarySpec), starting it tied to a test
+// (Command), scratch directories and environments (Workdir, TempDir,
+// EnvValue). Each bridge's own test package (agent/codex/codextest,
+// agent/claude/claudetest) builds its fake model and the agent's
+// configuration on top of these; a new bridge's tests start here too
+// (docs/agents.md, "What every bridge shares").
+//
+// It is a normal package, not a _test one, so that bridge tests, the
+// root package's CLI tests and the e2e tests can all use it.
+package agenttest
