@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // playScenario streams the answer for p on s.
@@ -34,7 +36,7 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 		s.toolUse("Read", map[string]any{"file_path": p.arg})
 		stop = "tool_use"
 	case "slow":
-		s.thinking(halves(PlainThinking)...)
+		s.thinking(agenttest.Halves(PlainThinking)...)
 		i := 0
 		if !s.textBlock(func() (string, bool) {
 			if i >= f.opts.SlowDeltas {
@@ -48,7 +50,7 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 	case "say":
 		s.text(words(p.arg)...)
 	default: // plain, and "retry" once it succeeds
-		s.thinking(halves(PlainThinking)...)
+		s.thinking(agenttest.Halves(PlainThinking)...)
 		s.text(words(PlainAnswer)...)
 	}
 	s.finish(stop, u)
