@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"sync"
 
 	"github.com/lookout-sh/lookout/agent/child"
 )
@@ -61,8 +60,7 @@ var errClosed = errors.New("claude code's output closed")
 // order and unbounded, for one consumer, so a slow consumer never blocks an
 // answer it waits for.
 type conn struct {
-	wmu sync.Mutex
-	w   io.Writer
+	out *child.LineWriter // to the child's stdin
 
 	// calls are our control requests waiting for their answers, named
 	// lookout-1, lookout-2, ...
@@ -73,7 +71,11 @@ type conn struct {
 }
 
 func newConn(r io.Reader, w io.Writer) *conn {
-	c := &conn{w: w, calls: child.NewCalls[string, *controlResponse](errClosed, requestID), queue: child.NewQueue[*message]()}
+	c := &conn{
+		out:   child.NewLineWriter(w, errClosed),
+		calls: child.NewCalls[string, *controlResponse](errClosed, requestID),
+		queue: child.NewQueue[*message](),
+	}
 	go c.read(r)
 	return c
 }
@@ -134,7 +136,7 @@ func (c *conn) request(ctx context.Context, subtype string, fields map[string]an
 	for k, v := range fields {
 		req[k] = v
 	}
-	if err := c.send(map[string]any{"type": "control_request", "request_id": call.ID(), "request": req}); err != nil {
+	if err := c.out.Send(map[string]any{"type": "control_request", "request_id": call.ID(), "request": req}); err != nil {
 		call.Cancel()
 		return nil, err
 	}
@@ -150,32 +152,18 @@ func (c *conn) request(ctx context.Context, subtype string, fields map[string]an
 
 // respond answers one of Claude Code's control requests.
 func (c *conn) respond(requestID string, response any) error {
-	return c.send(map[string]any{"type": "control_response",
+	return c.out.Send(map[string]any{"type": "control_response",
 		"response": map[string]any{"subtype": "success", "request_id": requestID, "response": response}})
 }
 
 // respondError refuses one of Claude Code's control requests.
 func (c *conn) respondError(requestID, msg string) error {
-	return c.send(map[string]any{"type": "control_response",
+	return c.out.Send(map[string]any{"type": "control_response",
 		"response": map[string]any{"subtype": "error", "request_id": requestID, "error": msg}})
 }
 
 // sendUser sends a prompt: one user message, which starts a turn.
 func (c *conn) sendUser(text string) error {
-	return c.send(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text},
+	return c.out.Send(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text},
 		"parent_tool_use_id": nil, "session_id": ""})
-}
-
-func (c *conn) send(msg any) error {
-	b, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if _, err := c.w.Write(b); err != nil {
-		return fmt.Errorf("%w: %v", errClosed, err)
-	}
-	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"sync"
 
 	"github.com/lookout-sh/lookout/agent/child"
 )
@@ -48,8 +47,7 @@ var errClosed = errors.New("codex app-server connection closed")
 // everything else is queued, in order and unbounded, for one consumer, so
 // a slow consumer never blocks a reply it is waiting for.
 type rpcConn struct {
-	wmu sync.Mutex
-	w   io.Writer
+	out *child.LineWriter // to the child's stdin
 
 	// calls are our requests waiting for their replies, numbered 1, 2, ...
 	calls *child.Calls[int64, *message]
@@ -59,8 +57,11 @@ type rpcConn struct {
 }
 
 func newRPCConn(r io.Reader, w io.Writer) *rpcConn {
-	c := &rpcConn{w: w, calls: child.NewCalls[int64, *message](errClosed, func(seq int64) int64 { return seq }),
-		queue: child.NewQueue[*message]()}
+	c := &rpcConn{
+		out:   child.NewLineWriter(w, errClosed),
+		calls: child.NewCalls[int64, *message](errClosed, func(seq int64) int64 { return seq }),
+		queue: child.NewQueue[*message](),
+	}
 	go c.read(r)
 	return c
 }
@@ -109,7 +110,7 @@ func (c *rpcConn) call(ctx context.Context, method string, params any) (json.Raw
 	if err != nil {
 		return nil, err
 	}
-	if err := c.send(map[string]any{"id": call.ID(), "method": method, "params": params}); err != nil {
+	if err := c.out.Send(map[string]any{"id": call.ID(), "method": method, "params": params}); err != nil {
 		call.Cancel()
 		return nil, err
 	}
@@ -129,29 +130,15 @@ func (c *rpcConn) notify(method string, params any) error {
 	if params != nil {
 		msg["params"] = params
 	}
-	return c.send(msg)
+	return c.out.Send(msg)
 }
 
 // reply answers a server-to-client request.
 func (c *rpcConn) reply(id json.RawMessage, result any) error {
-	return c.send(map[string]any{"id": id, "result": result})
+	return c.out.Send(map[string]any{"id": id, "result": result})
 }
 
 // replyError refuses a server-to-client request.
 func (c *rpcConn) replyError(id json.RawMessage, code int, msg string) error {
-	return c.send(map[string]any{"id": id, "error": rpcError{Code: code, Message: msg}})
-}
-
-func (c *rpcConn) send(msg any) error {
-	b, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if _, err := c.w.Write(b); err != nil {
-		return fmt.Errorf("%w: %v", errClosed, err)
-	}
-	return nil
+	return c.out.Send(map[string]any{"id": id, "error": rpcError{Code: code, Message: msg}})
 }
