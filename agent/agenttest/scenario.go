@@ -3,7 +3,6 @@ package agenttest
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Scenario is one behaviour of a fake model, selected by a keyword in the
@@ -74,13 +73,4 @@ func wordByteBefore(s string, i int) bool { return i > 0 && isWordByte(s[i-1]) }
 
 func isWordByte(b byte) bool {
 	return b < 0x80 && (unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b)) || b == '_')
-}
-
-// Halves cuts s in two deltas at a rune boundary near the middle.
-func Halves(s string) []string {
-	i := len(s) / 2
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return []string{s[:i], s[i:]}
 }

@@ -1,9 +1,6 @@
 package agenttest
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 var testScenarios = []Scenario{
 	{"http 500", "http 500", ""},
@@ -52,18 +49,6 @@ func TestFindWords(t *testing.T) {
 	} {
 		if got := FindWords(c.s, c.kw); got != c.want {
 			t.Errorf("FindWords(%q, %q) = %d, want %d", c.s, c.kw, got, c.want)
-		}
-	}
-}
-
-func TestHalves(t *testing.T) {
-	for s, want := range map[string][]string{
-		"abcd": {"ab", "cd"},
-		"aé":   {"a", "é"},
-		"":     {"", ""},
-	} {
-		if got := Halves(s); !slices.Equal(got, want) {
-			t.Errorf("Halves(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
