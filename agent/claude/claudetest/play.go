@@ -2,7 +2,6 @@ package claudetest
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/lookout-sh/lookout/agent/agenttest"
@@ -37,14 +36,7 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 		stop = "tool_use"
 	case "slow":
 		s.thinking(agenttest.Halves(PlainThinking)...)
-		i := 0
-		if !s.textBlock(func() (string, bool) {
-			if i >= f.opts.SlowDeltas {
-				return "", false
-			}
-			i++
-			return fmt.Sprintf("slow%d ", i-1), true
-		}, f.opts.SlowInterval) {
+		if !s.textBlock(agenttest.NumberedDeltas("slow", f.opts.SlowDeltas), f.opts.SlowInterval) {
 			return
 		}
 	case "say":

@@ -83,14 +83,7 @@ func (s *stream) textBlock(next func() (string, bool), wait time.Duration) bool 
 
 // text streams a text block made of the given deltas.
 func (s *stream) text(deltas ...string) bool {
-	i := 0
-	return s.textBlock(func() (string, bool) {
-		if i >= len(deltas) {
-			return "", false
-		}
-		i++
-		return deltas[i-1], true
-	}, 0)
+	return s.textBlock(agenttest.Deltas(deltas...), 0)
 }
 
 // toolUse streams a tool_use block whose input arrives as JSON in pieces of

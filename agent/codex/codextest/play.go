@@ -60,14 +60,7 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
 		s.functionCall("exec_command", map[string]any{"cmd": "apply_patch <<'EOF'\n" + patchText(p.name == "patch update", file) + "EOF\n"})
 	case "slow":
 		s.reasoning(agenttest.Halves("Streaming slowly.")...)
-		i := 0
-		s.message(func() (string, bool) {
-			if i >= f.opts.SlowDeltas {
-				return "", false
-			}
-			i++
-			return fmt.Sprintf("slow%d ", i-1), true
-		}, f.opts.SlowInterval)
+		s.message(agenttest.NumberedDeltas("slow", f.opts.SlowDeltas), f.opts.SlowInterval)
 	case "long":
 		s.FlushEvery = 64
 		rest := f.opts.LongText

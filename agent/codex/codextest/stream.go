@@ -87,14 +87,7 @@ func (s *stream) message(next func() (string, bool), wait time.Duration) bool {
 
 // text streams an assistant message made of the given deltas.
 func (s *stream) text(deltas ...string) bool {
-	i := 0
-	return s.message(func() (string, bool) {
-		if i >= len(deltas) {
-			return "", false
-		}
-		i++
-		return deltas[i-1], true
-	}, 0)
+	return s.message(agenttest.Deltas(deltas...), 0)
 }
 
 // functionCall streams a function_call item; args is marshalled to the
