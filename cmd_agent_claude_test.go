@@ -8,7 +8,6 @@ import (
 
 	"github.com/lookout-sh/lookout/agent/claude"
 	"github.com/lookout-sh/lookout/agent/claude/claudetest"
-	"github.com/lookout-sh/lookout/host"
 )
 
 func TestAgentClaudeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
@@ -21,32 +20,13 @@ func TestAgentClaudeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := t.TempDir()
-	cases := []struct {
-		name string
-		args []string
-		want []string
-	}{
+	cases := []refusal{
 		{"lookout, missing", []string{"--agent", "claude", "--claude-bin", "/nonexistent/claude", "--data", data}, []string{"not found", "npm install", "@anthropic-ai/claude-code"}},
 		{"serve, missing", []string{"serve", "--agent", "claude", "--claude-bin", "/nonexistent/claude", "--data", data, "--addr", "127.0.0.1:0"}, []string{"not found", "--claude-bin"}},
 		{"serve, too old", []string{"serve", "--agent", "claude", "--claude-bin", old, "--data", data, "--addr", "127.0.0.1:0"}, []string{"2.0.1 is too old", claude.MinVersion}},
 		{"serve, not Claude Code", []string{"serve", "--agent", "claude", "--claude-bin", other, "--data", data, "--addr", "127.0.0.1:0"}, []string{"not a Claude Code version"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, stderr, code := runCLIErr(t, c.args...)
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d", code, exitUsage)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q lacks %q", stderr, w)
-				}
-			}
-			if _, err := os.Stat(host.JournalPath(data)); err == nil {
-				t.Error("a host started before the agent was checked")
-			}
-		})
-	}
+	testRefusedBeforeStart(t, data, cases)
 }
 
 func TestServeHelpListsEveryAgent(t *testing.T) {

@@ -38,16 +38,27 @@ func TestAgentCodexRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := t.TempDir()
-	cases := []struct {
-		name string
-		args []string
-		want []string
-	}{
+	cases := []refusal{
 		{"lookout, missing", []string{"--agent", "codex", "--codex-bin", "/nonexistent/codex", "--data", data}, []string{"not found", "npm install"}},
 		{"serve, missing", []string{"serve", "--agent", "codex", "--codex-bin", "/nonexistent/codex", "--data", data, "--addr", "127.0.0.1:0"}, []string{"not found", "npm install"}},
 		{"serve, too old", []string{"serve", "--agent", "codex", "--codex-bin", old, "--data", data, "--addr", "127.0.0.1:0"}, []string{"0.100.0 is too old", codex.MinVersion}},
 		{"an unknown agent", []string{"serve", "--agent", "nope", "--data", data}, []string{`unknown agent "nope"`}},
 	}
+	testRefusedBeforeStart(t, data, cases)
+}
+
+// refusal is a command line that must fail as a usage error (exit 2)
+// saying each of want, before any host starts.
+type refusal struct {
+	name string
+	args []string
+	want []string
+}
+
+// testRefusedBeforeStart runs each case's command line and checks its
+// refusal, and that no host opened a journal in data.
+func testRefusedBeforeStart(t *testing.T, data string, cases []refusal) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, stderr, code := runCLIErr(t, c.args...)
