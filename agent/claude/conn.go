@@ -59,32 +59,20 @@ var errClosed = errors.New("claude code's output closed")
 // requests are matched by request id, and every other line is queued, in
 // order and unbounded, for one consumer, so a slow consumer never blocks an
 // answer it waits for.
+//
+// Its control requests are named lookout-1, lookout-2, ...; its Queue
+// holds every line that is not an answer to us, for the session's
+// dispatch goroutine, and is closed when the stream ends.
 type conn struct {
-	out *child.LineWriter // to the child's stdin
-
-	// calls are our control requests waiting for their answers, named
-	// lookout-1, lookout-2, ...
-	calls *child.Calls[string, *controlResponse]
-	// queue holds every line that is not an answer to us, for the
-	// session's dispatch goroutine; it is closed when the stream ends.
-	queue *child.Queue[*message]
+	*child.Conn[string, *controlResponse, *message]
 }
 
 func newConn(r io.Reader, w io.Writer) *conn {
-	c := &conn{
-		out:   child.NewLineWriter(w, errClosed),
-		calls: child.NewCalls[string, *controlResponse](errClosed, requestID),
-		queue: child.NewQueue[*message](),
-	}
-	go c.read(r)
-	return c
-}
-
-func (c *conn) read(r io.Reader) {
-	child.ReadLines(r, maxLineBytes, c.dispatch, func(head []byte) {
-		c.queue.Push(&message{Bad: errLineTooLong, Raw: head})
+	c := &conn{child.NewConn[string, *controlResponse, *message](w, errClosed, requestID)}
+	go c.Serve(r, maxLineBytes, c.dispatch, func(head []byte) {
+		c.Queue.Push(&message{Bad: errLineTooLong, Raw: head})
 	})
-	c.close()
+	return c
 }
 
 var errLineTooLong = fmt.Errorf("a line of Claude Code's output is longer than %d bytes", maxLineBytes)
@@ -92,11 +80,11 @@ var errLineTooLong = fmt.Errorf("a line of Claude Code's output is longer than %
 func (c *conn) dispatch(line []byte) {
 	m := &message{}
 	if err := json.Unmarshal(line, m); err != nil {
-		c.queue.Push(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: []byte(child.Cut(string(line), 200))})
+		c.Queue.Push(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: []byte(child.Cut(string(line), 200))})
 		return
 	}
 	if m.Type == "" {
-		c.queue.Push(&message{Bad: errors.New("a message without a type"), Raw: []byte(child.Cut(string(line), 200))})
+		c.Queue.Push(&message{Bad: errors.New("a message without a type"), Raw: []byte(child.Cut(string(line), 200))})
 		return
 	}
 	if m.Type == "control_response" {
@@ -105,19 +93,12 @@ func (c *conn) dispatch(line []byte) {
 		}
 		if json.Unmarshal(line, &env) == nil {
 			// An answer to a request we stopped waiting for is dropped.
-			c.calls.Answer(env.Response.RequestID, &env.Response)
+			c.Calls.Answer(env.Response.RequestID, &env.Response)
 		}
 		return
 	}
 	m.Raw = line
-	c.queue.Push(m)
-}
-
-// close fails the requests still waiting for an answer, refuses new ones,
-// and closes the queue once everything read is in it.
-func (c *conn) close() {
-	c.calls.Close()
-	c.queue.Close()
+	c.Queue.Push(m)
 }
 
 // requestID names our seq-th control request.
@@ -128,7 +109,7 @@ func requestID(seq int64) string { return "lookout-" + strconv.FormatInt(seq, 10
 // ends first, with ctx's error when ctx ends first, or with
 // *controlError.
 func (c *conn) request(ctx context.Context, subtype string, fields map[string]any) (json.RawMessage, error) {
-	call, err := c.calls.Start()
+	call, err := c.Calls.Start()
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +117,7 @@ func (c *conn) request(ctx context.Context, subtype string, fields map[string]an
 	for k, v := range fields {
 		req[k] = v
 	}
-	if err := c.out.Send(map[string]any{"type": "control_request", "request_id": call.ID(), "request": req}); err != nil {
+	if err := c.Out.Send(map[string]any{"type": "control_request", "request_id": call.ID(), "request": req}); err != nil {
 		call.Cancel()
 		return nil, err
 	}
@@ -152,18 +133,18 @@ func (c *conn) request(ctx context.Context, subtype string, fields map[string]an
 
 // respond answers one of Claude Code's control requests.
 func (c *conn) respond(requestID string, response any) error {
-	return c.out.Send(map[string]any{"type": "control_response",
+	return c.Out.Send(map[string]any{"type": "control_response",
 		"response": map[string]any{"subtype": "success", "request_id": requestID, "response": response}})
 }
 
 // respondError refuses one of Claude Code's control requests.
 func (c *conn) respondError(requestID, msg string) error {
-	return c.out.Send(map[string]any{"type": "control_response",
+	return c.Out.Send(map[string]any{"type": "control_response",
 		"response": map[string]any{"subtype": "error", "request_id": requestID, "error": msg}})
 }
 
 // sendUser sends a prompt: one user message, which starts a turn.
 func (c *conn) sendUser(text string) error {
-	return c.out.Send(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text},
+	return c.Out.Send(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text},
 		"parent_tool_use_id": nil, "session_id": ""})
 }

@@ -21,7 +21,7 @@ func newPipeConn(t *testing.T) (*conn, *agenttest.Pipe) {
 
 func waitMessage(t *testing.T, c *conn) *message {
 	t.Helper()
-	return agenttest.WaitQueued(t, c.queue)
+	return agenttest.WaitQueued(t, c.Queue)
 }
 
 func TestControlRequestsAreMatchedToTheirAnswers(t *testing.T) {
@@ -51,7 +51,7 @@ func TestControlRequestsAreMatchedToTheirAnswers(t *testing.T) {
 	if m := waitMessage(t, c); m.Type != "system" || m.Subtype != "init" || m.SessionID != "s" {
 		t.Errorf("queued %+v", m)
 	}
-	if m, ok := c.queue.Next(); ok {
+	if m, ok := c.Queue.Next(); ok {
 		t.Errorf("an answer to no request of ours was queued: %s", m.Raw)
 	}
 
@@ -115,7 +115,7 @@ func TestRequestsFailWhenClaudeIsGone(t *testing.T) {
 	if err := <-got; !errors.Is(err, errClosed) {
 		t.Errorf("pending request: %v", err)
 	}
-	<-c.queue.Done()
+	<-c.Queue.Done()
 	if _, err := c.request(context.Background(), "interrupt", nil); !errors.Is(err, errClosed) {
 		t.Errorf("request after the end: %v", err)
 	}
@@ -129,7 +129,7 @@ func TestARequestStopsWaitingWithItsContext(t *testing.T) {
 	if _, err := c.request(ctx, "interrupt", nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("unanswered request: %v", err)
 	}
-	if n := c.calls.Waiting(); n != 0 {
+	if n := c.Calls.Waiting(); n != 0 {
 		t.Errorf("%d requests still pending", n)
 	}
 }

@@ -69,10 +69,10 @@ func startProcess(ctx context.Context, opts Options, dir, resumeID string) (*pro
 func (p *process) startupErrors() string {
 	var errs []string
 	select {
-	case <-p.conn.queue.Done(): // everything it wrote is queued
+	case <-p.conn.Queue.Done(): // everything it wrote is queued
 	case <-time.After(time.Second):
 	}
-	for m, ok := p.conn.queue.Next(); ok; m, ok = p.conn.queue.Next() {
+	for m, ok := p.conn.Queue.Next(); ok; m, ok = p.conn.Queue.Next() {
 		if m.Type != "result" {
 			continue
 		}

@@ -80,7 +80,7 @@ func (s *session) exitFailure() error {
 
 // dispatch reads Claude Code's messages until its output ends.
 func (s *session) dispatch() {
-	s.p.conn.queue.Consume(s.handle)
+	s.p.conn.Queue.Consume(s.handle)
 	s.ended()
 }
 

@@ -46,31 +46,20 @@ var errClosed = errors.New("codex app-server connection closed")
 // member) over a child's stdin and stdout. Replies are matched to calls;
 // everything else is queued, in order and unbounded, for one consumer, so
 // a slow consumer never blocks a reply it is waiting for.
+//
+// Its calls are numbered 1, 2, ...; its Queue holds every message that is
+// not a reply, for the thread's dispatch goroutine, and is closed when
+// the stream ends.
 type rpcConn struct {
-	out *child.LineWriter // to the child's stdin
-
-	// calls are our requests waiting for their replies, numbered 1, 2, ...
-	calls *child.Calls[int64, *message]
-	// queue holds every message that is not a reply, for the thread's
-	// dispatch goroutine; it is closed when the stream ends.
-	queue *child.Queue[*message]
+	*child.Conn[int64, *message, *message]
 }
 
 func newRPCConn(r io.Reader, w io.Writer) *rpcConn {
-	c := &rpcConn{
-		out:   child.NewLineWriter(w, errClosed),
-		calls: child.NewCalls[int64, *message](errClosed, func(seq int64) int64 { return seq }),
-		queue: child.NewQueue[*message](),
-	}
-	go c.read(r)
-	return c
-}
-
-func (c *rpcConn) read(r io.Reader) {
-	child.ReadLines(r, maxLineBytes, c.dispatch, func(head []byte) {
-		c.queue.Push(&message{Bad: errLineTooLong, Raw: string(head)})
+	c := &rpcConn{child.NewConn[int64, *message, *message](w, errClosed, func(seq int64) int64 { return seq })}
+	go c.Serve(r, maxLineBytes, c.dispatch, func(head []byte) {
+		c.Queue.Push(&message{Bad: errLineTooLong, Raw: string(head)})
 	})
-	c.close()
+	return c
 }
 
 var errLineTooLong = fmt.Errorf("a line of app-server output is longer than %d bytes", maxLineBytes)
@@ -78,39 +67,32 @@ var errLineTooLong = fmt.Errorf("a line of app-server output is longer than %d b
 func (c *rpcConn) dispatch(line []byte) {
 	m := &message{}
 	if err := json.Unmarshal(line, m); err != nil {
-		c.queue.Push(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: child.Cut(string(line), 200)})
+		c.Queue.Push(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: child.Cut(string(line), 200)})
 		return
 	}
 	if m.Method == "" {
 		if len(m.ID) == 0 || (m.Result == nil && m.Error == nil) {
-			c.queue.Push(&message{Bad: errors.New("neither a request, a notification nor a reply"), Raw: child.Cut(string(line), 200)})
+			c.Queue.Push(&message{Bad: errors.New("neither a request, a notification nor a reply"), Raw: child.Cut(string(line), 200)})
 			return
 		}
 		id, err := strconv.ParseInt(string(m.ID), 10, 64)
-		if err != nil || !c.calls.Answer(id, m) {
-			c.queue.Push(&message{Bad: errors.New("a reply to no request of ours"), Raw: child.Cut(string(line), 200)})
+		if err != nil || !c.Calls.Answer(id, m) {
+			c.Queue.Push(&message{Bad: errors.New("a reply to no request of ours"), Raw: child.Cut(string(line), 200)})
 		}
 		return
 	}
-	c.queue.Push(m)
-}
-
-// close fails the calls still waiting for a reply, refuses new ones, and
-// closes the queue once everything read is in it.
-func (c *rpcConn) close() {
-	c.calls.Close()
-	c.queue.Close()
+	c.Queue.Push(m)
 }
 
 // call sends a request and returns its result. It fails with errClosed
 // when the stream ends first, with ctx's error when ctx ends first, or
 // with *rpcError.
 func (c *rpcConn) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	call, err := c.calls.Start()
+	call, err := c.Calls.Start()
 	if err != nil {
 		return nil, err
 	}
-	if err := c.out.Send(map[string]any{"id": call.ID(), "method": method, "params": params}); err != nil {
+	if err := c.Out.Send(map[string]any{"id": call.ID(), "method": method, "params": params}); err != nil {
 		call.Cancel()
 		return nil, err
 	}
@@ -130,15 +112,15 @@ func (c *rpcConn) notify(method string, params any) error {
 	if params != nil {
 		msg["params"] = params
 	}
-	return c.out.Send(msg)
+	return c.Out.Send(msg)
 }
 
 // reply answers a server-to-client request.
 func (c *rpcConn) reply(id json.RawMessage, result any) error {
-	return c.out.Send(map[string]any{"id": id, "result": result})
+	return c.Out.Send(map[string]any{"id": id, "result": result})
 }
 
 // replyError refuses a server-to-client request.
 func (c *rpcConn) replyError(id json.RawMessage, code int, msg string) error {
-	return c.out.Send(map[string]any{"id": id, "error": rpcError{Code: code, Message: msg}})
+	return c.Out.Send(map[string]any{"id": id, "error": rpcError{Code: code, Message: msg}})
 }

@@ -21,7 +21,7 @@ func newPipeConn(t *testing.T) (*rpcConn, *agenttest.Pipe) {
 
 func waitMessage(t *testing.T, c *rpcConn) *message {
 	t.Helper()
-	return agenttest.WaitQueued(t, c.queue)
+	return agenttest.WaitQueued(t, c.Queue)
 }
 
 func TestRPCCallsGetTheirRepliesPastQueuedNotifications(t *testing.T) {
@@ -82,7 +82,7 @@ func TestRPCCallFailsWhenTheProcessGoes(t *testing.T) {
 		t.Fatalf("call error = %v, want errClosed", err)
 	}
 	select {
-	case <-c.queue.Done():
+	case <-c.Queue.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("done not closed")
 	}

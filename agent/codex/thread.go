@@ -173,7 +173,7 @@ func (th *thread) exitFailure() error {
 // dispatch reads the app-server's messages until its output ends, handing
 // each to the active turn or handling it as thread-wide news.
 func (th *thread) dispatch() {
-	th.p.conn.queue.Consume(th.handle)
+	th.p.conn.Queue.Consume(th.handle)
 	th.ended()
 }
 
