@@ -133,13 +133,7 @@ func TestSmoke(t *testing.T) {
 	dir := agenttest.Workdir(t)
 	c := startClaude(t, env, dir)
 	t.Logf("claude started in %v", time.Since(start))
-	step := func(name string, f func(t *testing.T)) {
-		t0 := time.Now()
-		if !t.Run(name, f) {
-			t.FailNow()
-		}
-		t.Logf("%s: %v", name, time.Since(t0).Round(time.Millisecond))
-	}
+	step := agenttest.Steps(t)
 	step("plain", func(t *testing.T) {
 		res, seen := c.turn("hello there")
 		if res["subtype"] != "success" || res["is_error"] != false {

@@ -42,13 +42,7 @@ func TestSmoke(t *testing.T) {
 	a := r.server
 	t.Logf("codex started and thread ready in %v", time.Since(start))
 
-	step := func(name string, f func(t *testing.T)) {
-		t0 := time.Now()
-		if !t.Run(name, f) {
-			t.FailNow()
-		}
-		t.Logf("%s: %v", name, time.Since(t0).Round(time.Millisecond))
-	}
+	step := agenttest.Steps(t)
 
 	step("plain", func(t *testing.T) {
 		ms := a.turn(r.thread, "say hello", map[string]any{"clientUserMessageId": "client-msg-1"}, nil)
