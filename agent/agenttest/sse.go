@@ -89,6 +89,24 @@ func (s *SSE) flush() bool {
 	return !s.dead
 }
 
+// Deltas writes the deltas next yields (ok false after the last) with
+// emit, one event each, pausing wait before each delta after the first.
+// It returns false as soon as the stream ends or emit fails.
+func (s *SSE) Deltas(next func() (delta string, ok bool), wait time.Duration, emit func(delta string) bool) bool {
+	for first := true; ; first = false {
+		d, more := next()
+		if !more {
+			return true
+		}
+		if !first && !s.Sleep(wait) {
+			return false
+		}
+		if !emit(d) {
+			return false
+		}
+	}
+}
+
 // Sleep pauses for d unless the stream ends first.
 func (s *SSE) Sleep(d time.Duration) bool {
 	if d <= 0 {

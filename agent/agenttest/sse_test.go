@@ -53,3 +53,21 @@ func TestSSEStopsWhenItsContextEnds(t *testing.T) {
 		t.Errorf("wrote %q", w.Body.String())
 	}
 }
+
+func TestSSEDeltasPacesAndStops(t *testing.T) {
+	w := httptest.NewRecorder()
+	s := NewSSE(context.Background(), w, 0)
+	var got []string
+	start := time.Now()
+	ok := s.Deltas(Deltas("a", "b", "c"), 10*time.Millisecond, func(d string) bool {
+		got = append(got, d)
+		return s.Event("delta", map[string]any{"d": d})
+	})
+	if !ok || strings.Join(got, "") != "abc" || time.Since(start) < 20*time.Millisecond {
+		t.Errorf("Deltas = %v, %q after %v", ok, got, time.Since(start))
+	}
+	got = nil
+	if s.Deltas(Deltas("a", "b"), 0, func(d string) bool { got = append(got, d); return false }) || len(got) != 1 {
+		t.Errorf("Deltas went on after emit failed: %q", got)
+	}
+}
