@@ -66,17 +66,10 @@ func (s *stream) thinking(deltas ...string) bool {
 // false ends the block); wait runs before each delta after the first.
 func (s *stream) textBlock(next func() (string, bool), wait time.Duration) bool {
 	i := s.blockStart(map[string]any{"type": "text", "text": ""})
-	for first := true; ; first = false {
-		d, more := next()
-		if !more {
-			break
-		}
-		if !first && !s.Sleep(wait) {
-			return false
-		}
-		if !s.delta(i, map[string]any{"type": "text_delta", "text": d}) {
-			return false
-		}
+	if !s.Deltas(next, wait, func(d string) bool {
+		return s.delta(i, map[string]any{"type": "text_delta", "text": d})
+	}) {
+		return false
 	}
 	return s.blockStop(i)
 }

@@ -66,19 +66,12 @@ func (s *stream) message(next func() (string, bool), wait time.Duration) bool {
 	s.Event("response.output_item.added", map[string]any{"output_index": idx,
 		"item": map[string]any{"type": "message", "id": id, "role": "assistant", "status": "in_progress", "content": []any{}}})
 	var text strings.Builder
-	for first := true; ; first = false {
-		d, more := next()
-		if !more {
-			break
-		}
-		if !first && !s.Sleep(wait) {
-			return false
-		}
+	if !s.Deltas(next, wait, func(d string) bool {
 		text.WriteString(d)
-		if !s.Event("response.output_text.delta", map[string]any{"item_id": id, "output_index": idx,
-			"content_index": 0, "delta": d}) {
-			return false
-		}
+		return s.Event("response.output_text.delta", map[string]any{"item_id": id, "output_index": idx,
+			"content_index": 0, "delta": d})
+	}) {
+		return false
 	}
 	return s.Event("response.output_item.done", map[string]any{"output_index": idx,
 		"item": map[string]any{"type": "message", "id": id, "role": "assistant", "status": "completed",
