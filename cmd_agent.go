@@ -55,52 +55,65 @@ func (a *agentFlags) build(ctx context.Context) (host.Options, error) {
 	case "", "demo":
 		return host.Options{Agent: "demo"}, nil
 	case "codex":
-		bin, err := codex.FindBinary(a.codexBin)
-		if err != nil {
-			return host.Options{}, &exitError{code: 2, err: err}
-		}
-		if _, err := codex.CheckVersion(ctx, bin); err != nil {
-			return host.Options{}, &exitError{code: 2, err: err}
-		}
-		cwd, err := a.workDir()
-		if err != nil {
-			return host.Options{}, &exitError{code: 2, err: err}
-		}
-		home := a.codexHome
-		if home != "" {
-			if home, err = filepath.Abs(home); err != nil {
-				return host.Options{}, &exitError{code: 2, err: err}
-			}
-		}
-		return host.Options{Agent: "codex", AgentImpl: codex.New(codex.Options{Bin: bin, Home: home, Cwd: cwd})}, nil
+		return a.buildCodex(ctx)
 	case "claude":
 		return a.buildClaude(ctx)
 	case "opencode":
 		return a.buildOpenCode(ctx)
 	}
-	return host.Options{}, &exitError{code: 2, err: fmt.Errorf("unknown agent %q (available: %s)", a.name, strings.Join(agentNames, ", "))}
+	return host.Options{}, usageErr(fmt.Errorf("unknown agent %q (available: %s)", a.name, strings.Join(agentNames, ", ")))
+}
+
+// buildCodex checks Codex and returns the host options running it.
+func (a *agentFlags) buildCodex(ctx context.Context) (host.Options, error) {
+	bin, cwd, err := a.checkProgram(ctx, a.codexBin, codex.FindBinary, codex.CheckVersion)
+	if err != nil {
+		return host.Options{}, err
+	}
+	home, err := absIfSet(a.codexHome)
+	if err != nil {
+		return host.Options{}, usageErr(err)
+	}
+	return host.Options{Agent: "codex", AgentImpl: codex.New(codex.Options{Bin: bin, Home: home, Cwd: cwd})}, nil
 }
 
 // buildClaude checks Claude Code and returns the host options running it.
 func (a *agentFlags) buildClaude(ctx context.Context) (host.Options, error) {
-	bin, err := claude.FindBinary(a.claudeBin)
+	bin, cwd, err := a.checkProgram(ctx, a.claudeBin, claude.FindBinary, claude.CheckVersion)
 	if err != nil {
-		return host.Options{}, &exitError{code: 2, err: err}
+		return host.Options{}, err
 	}
-	if _, err := claude.CheckVersion(ctx, bin); err != nil {
-		return host.Options{}, &exitError{code: 2, err: err}
-	}
-	cwd, err := a.workDir()
+	dir, err := absIfSet(a.claudeConfigDir)
 	if err != nil {
-		return host.Options{}, &exitError{code: 2, err: err}
-	}
-	dir := a.claudeConfigDir
-	if dir != "" {
-		if dir, err = filepath.Abs(dir); err != nil {
-			return host.Options{}, &exitError{code: 2, err: err}
-		}
+		return host.Options{}, usageErr(err)
 	}
 	return host.Options{Agent: "claude", AgentImpl: claude.New(claude.Options{Bin: bin, ConfigDir: dir, Cwd: cwd})}, nil
+}
+
+// checkProgram finds an agent's program (flag, else the bridge's own
+// default), checks its version, and resolves --cwd: what every real agent
+// needs before its bridge is made. Its errors are usage errors.
+func (a *agentFlags) checkProgram(ctx context.Context, flag string, find func(string) (string, error),
+	check func(context.Context, string) (string, error)) (bin, cwd string, err error) {
+	if bin, err = find(flag); err != nil {
+		return "", "", usageErr(err)
+	}
+	if _, err = check(ctx, bin); err != nil {
+		return "", "", usageErr(err)
+	}
+	if cwd, err = a.workDir(); err != nil {
+		return "", "", usageErr(err)
+	}
+	return bin, cwd, nil
+}
+
+// absIfSet is dir made absolute, or "" when dir is "" (the agent's own
+// default).
+func absIfSet(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	return filepath.Abs(dir)
 }
 
 // workDir is --cwd made absolute, or the current directory; it must be a

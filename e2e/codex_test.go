@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/codex/codextest"
 )
 
@@ -20,10 +21,10 @@ func TestCodexTerminal(t *testing.T) {
 	dir, bin, env := setup(t)
 	fake := codextest.NewFakeModel(t, codextest.FakeOptions{})
 	codexEnv := codextest.Home(t, fake.URL(), codextest.HomeOptions{})
-	work := codextest.Workdir(t)
+	work := agenttest.Workdir(t)
 	var vars []string
 	for _, k := range []string{"CODEX_HOME", "HOME", "FAKE_CODEX_API_KEY", "RUST_LOG", "NO_PROXY"} {
-		vars = append(vars, k+"="+codextest.EnvValue(codexEnv, k))
+		vars = append(vars, k+"="+agenttest.EnvValue(codexEnv, k))
 	}
 	tm := startTerm(t, dir, env, fmt.Sprintf("env %s %s --agent codex --codex-bin %s --cwd %s --theme dark --log %s",
 		strings.Join(vars, " "), bin, codexBin, work, filepath.Join(dir, "client.log")))

@@ -11,12 +11,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
-	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -38,12 +37,9 @@ const (
 // a turn that finds its Claude Code gone starts a new one that resumes the
 // session. It is safe for concurrent use.
 type Agent struct {
-	opts Options
-	log  *slog.Logger
-
-	mu       sync.Mutex
-	sessions map[string]*session // by Lookout session id
-	closed   bool
+	opts     Options
+	log      *slog.Logger
+	sessions *bridge.Registry[*session] // by Lookout session id
 }
 
 // New returns a bridge running opts.Bin. It starts nothing until a turn
@@ -55,25 +51,14 @@ func New(opts Options) *Agent {
 	if opts.Cwd == "" {
 		opts.Cwd, _ = os.Getwd()
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	return &Agent{opts: opts, log: log, sessions: map[string]*session{}}
+	return &Agent{opts: opts, log: bridge.Logger(opts.Logger), sessions: bridge.NewRegistry[*session](errClosedAgent)}
 }
 
 // errClosedAgent refuses turns once the bridge is closed.
 var errClosedAgent = errors.New("the claude code bridge is shut down")
 
 // Launch refuses turns after Close; everything else is found out by Run.
-func (a *Agent) Launch(string) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.closed {
-		return errClosedAgent
-	}
-	return nil
-}
+func (a *Agent) Launch(string) error { return a.sessions.Err() }
 
 // Run carries out one Lookout turn as one Claude Code turn.
 func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
@@ -89,23 +74,7 @@ func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
 
 // Close stops every Claude Code and waits for them to exit.
 func (a *Agent) Close() error {
-	a.mu.Lock()
-	a.closed = true
-	sessions := make([]*session, 0, len(a.sessions))
-	for _, s := range a.sessions {
-		sessions = append(sessions, s)
-	}
-	a.sessions = map[string]*session{}
-	a.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, s := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.p.stop(time.Second)
-		}()
-	}
-	wg.Wait()
+	a.sessions.Close(func(s *session) { s.p.Stop(time.Second) })
 	return nil
 }
 
@@ -114,22 +83,19 @@ func (a *Agent) Close() error {
 // the session has one, in the directory the session works in.
 func (a *Agent) session(ctx context.Context, t *host.Turn) (*session, error) {
 	sid := t.SessionID()
-	a.mu.Lock()
-	s := a.sessions[sid]
-	closed := a.closed
-	a.mu.Unlock()
-	if closed {
-		return nil, errClosedAgent
+	s, err := a.sessions.Get(sid)
+	if err != nil {
+		return nil, err
 	}
-	if s != nil && s.alive() {
+	if s != nil && s.turns.Alive() {
 		return s, nil
 	}
 	hs := t.Session()
 	cwd := a.opts.Cwd
-	if v := jsonString(hs.Value(stateCwd)); v != "" {
+	if v := bridge.JSONString(hs.Value(stateCwd)); v != "" {
 		cwd = v
 	}
-	id := jsonString(hs.Value(stateSession))
+	id := bridge.JSONString(hs.Value(stateSession))
 	p, err := startProcess(ctx, a.opts, cwd, id)
 	if errors.Is(err, errNoConversation) {
 		// The session is gone (another CLAUDE_CONFIG_DIR, a deleted
@@ -143,25 +109,12 @@ func (a *Agent) session(ctx context.Context, t *host.Turn) (*session, error) {
 		return nil, err
 	}
 	s = newSession(a, hs, p)
-	if jsonString(hs.Value(stateCwd)) != cwd {
+	if bridge.JSONString(hs.Value(stateCwd)) != cwd {
 		hs.SetState(map[string]any{stateCwd: cwd})
 	}
-	a.mu.Lock()
-	if a.closed {
-		a.mu.Unlock()
-		p.kill()
-		return nil, errClosedAgent
+	if err := a.sessions.Add(sid, s); err != nil {
+		p.Kill()
+		return nil, err
 	}
-	a.sessions[sid] = s
-	a.mu.Unlock()
 	return s, nil
-}
-
-// forget drops a session whose Claude Code has gone.
-func (a *Agent) forget(s *session) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.sessions[s.sess.ID()] == s {
-		delete(a.sessions, s.sess.ID())
-	}
 }

@@ -1,15 +1,14 @@
 package claude
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
-	"sync"
+
+	"github.com/lookout-sh/lookout/agent/child"
 )
 
 // maxLineBytes bounds one line of Claude Code's output. Claude Code
@@ -60,82 +59,32 @@ var errClosed = errors.New("claude code's output closed")
 // requests are matched by request id, and every other line is queued, in
 // order and unbounded, for one consumer, so a slow consumer never blocks an
 // answer it waits for.
+//
+// Its control requests are named lookout-1, lookout-2, ...; its Queue
+// holds every line that is not an answer to us, for the session's
+// dispatch goroutine, and is closed when the stream ends.
 type conn struct {
-	wmu sync.Mutex
-	w   io.Writer
-
-	mu      sync.Mutex
-	nextID  int64
-	pending map[string]chan *controlResponse
-	queue   []*message
-	ready   chan struct{} // signalled when queue grows
-	closed  bool
-	done    chan struct{} // closed when the stream ended
+	*child.Conn[string, *controlResponse, *message]
 }
 
 func newConn(r io.Reader, w io.Writer) *conn {
-	c := &conn{w: w, pending: map[string]chan *controlResponse{}, ready: make(chan struct{}, 1), done: make(chan struct{})}
-	go c.read(r)
+	c := &conn{child.NewConn[string, *controlResponse, *message](w, errClosed, requestID)}
+	go c.Serve(r, maxLineBytes, c.dispatch, func(head []byte) {
+		c.Queue.Push(&message{Bad: errLineTooLong, Raw: head})
+	})
 	return c
-}
-
-func (c *conn) read(r io.Reader) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := readLine(br)
-		if errors.Is(err, errLineTooLong) {
-			c.enqueue(&message{Bad: err, Raw: line})
-			continue
-		}
-		if err != nil {
-			break
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		c.dispatch(line)
-	}
-	c.close()
 }
 
 var errLineTooLong = fmt.Errorf("a line of Claude Code's output is longer than %d bytes", maxLineBytes)
 
-// readLine reads one line; an overlong one is drained and returned cut,
-// with errLineTooLong.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
-	tooLong := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) <= maxLineBytes {
-			buf = append(buf, chunk...)
-		} else {
-			tooLong = true
-		}
-		switch {
-		case err == nil && tooLong:
-			return buf[:min(len(buf), 200)], errLineTooLong
-		case err == nil:
-			return buf, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case len(buf) > 0 && errors.Is(err, io.EOF):
-			return buf, nil
-		default:
-			return nil, err
-		}
-	}
-}
-
 func (c *conn) dispatch(line []byte) {
 	m := &message{}
 	if err := json.Unmarshal(line, m); err != nil {
-		c.enqueue(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: cutBytes(line, 200)})
+		c.Queue.Push(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: []byte(child.Cut(string(line), 200))})
 		return
 	}
 	if m.Type == "" {
-		c.enqueue(&message{Bad: errors.New("a message without a type"), Raw: cutBytes(line, 200)})
+		c.Queue.Push(&message{Bad: errors.New("a message without a type"), Raw: []byte(child.Cut(string(line), 200))})
 		return
 	}
 	if m.Type == "control_response" {
@@ -143,96 +92,38 @@ func (c *conn) dispatch(line []byte) {
 			Response controlResponse `json:"response"`
 		}
 		if json.Unmarshal(line, &env) == nil {
-			c.mu.Lock()
-			ch := c.pending[env.Response.RequestID]
-			delete(c.pending, env.Response.RequestID)
-			c.mu.Unlock()
-			if ch != nil {
-				ch <- &env.Response
-			}
+			// An answer to a request we stopped waiting for is dropped.
+			c.Calls.Answer(env.Response.RequestID, &env.Response)
 		}
-		// An answer to a request we stopped waiting for is dropped.
 		return
 	}
 	m.Raw = line
-	c.enqueue(m)
+	c.Queue.Push(m)
 }
 
-func (c *conn) enqueue(m *message) {
-	c.mu.Lock()
-	c.queue = append(c.queue, m)
-	c.mu.Unlock()
-	select {
-	case c.ready <- struct{}{}:
-	default:
-	}
-}
-
-// next returns the oldest queued message, or nil when none is queued. Wait
-// on c.ready (and c.done) for more.
-func (c *conn) next() *message {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.queue) == 0 {
-		return nil
-	}
-	m := c.queue[0]
-	c.queue[0] = nil
-	c.queue = c.queue[1:]
-	return m
-}
-
-func (c *conn) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return
-	}
-	c.closed = true
-	for id, ch := range c.pending {
-		close(ch)
-		delete(c.pending, id)
-	}
-	close(c.done)
-}
+// requestID names our seq-th control request.
+func requestID(seq int64) string { return "lookout-" + strconv.FormatInt(seq, 10) }
 
 // request sends a control request {subtype, fields...} and returns its
 // answer's "response" member. It fails with errClosed when the stream
 // ends first, with ctx's error when ctx ends first, or with
 // *controlError.
 func (c *conn) request(ctx context.Context, subtype string, fields map[string]any) (json.RawMessage, error) {
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil, errClosed
+	call, err := c.Calls.Start()
+	if err != nil {
+		return nil, err
 	}
-	c.nextID++
-	id := "lookout-" + strconv.FormatInt(c.nextID, 10)
-	ch := make(chan *controlResponse, 1)
-	c.pending[id] = ch
-	c.mu.Unlock()
 	req := map[string]any{"subtype": subtype}
 	for k, v := range fields {
 		req[k] = v
 	}
-	if err := c.send(map[string]any{"type": "control_request", "request_id": id, "request": req}); err != nil {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
+	if err := c.Out.Send(map[string]any{"type": "control_request", "request_id": call.ID(), "request": req}); err != nil {
+		call.Cancel()
 		return nil, err
 	}
-	var r *controlResponse
-	var ok bool
-	select {
-	case r, ok = <-ch:
-	case <-ctx.Done():
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-		return nil, ctx.Err()
-	}
-	if !ok {
-		return nil, errClosed
+	r, err := call.Wait(ctx)
+	if err != nil {
+		return nil, err
 	}
 	if r.Subtype == "error" {
 		return nil, &controlError{msg: r.Error}
@@ -242,45 +133,18 @@ func (c *conn) request(ctx context.Context, subtype string, fields map[string]an
 
 // respond answers one of Claude Code's control requests.
 func (c *conn) respond(requestID string, response any) error {
-	return c.send(map[string]any{"type": "control_response",
+	return c.Out.Send(map[string]any{"type": "control_response",
 		"response": map[string]any{"subtype": "success", "request_id": requestID, "response": response}})
 }
 
 // respondError refuses one of Claude Code's control requests.
 func (c *conn) respondError(requestID, msg string) error {
-	return c.send(map[string]any{"type": "control_response",
+	return c.Out.Send(map[string]any{"type": "control_response",
 		"response": map[string]any{"subtype": "error", "request_id": requestID, "error": msg}})
 }
 
 // sendUser sends a prompt: one user message, which starts a turn.
 func (c *conn) sendUser(text string) error {
-	return c.send(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text},
+	return c.Out.Send(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text},
 		"parent_tool_use_id": nil, "session_id": ""})
-}
-
-func (c *conn) send(msg any) error {
-	b, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if _, err := c.w.Write(b); err != nil {
-		return fmt.Errorf("%w: %v", errClosed, err)
-	}
-	return nil
-}
-
-func cutBytes(b []byte, n int) []byte { return []byte(cut(string(b), n)) }
-
-// cut shortens s to at most n bytes on a UTF-8 boundary, marking the cut.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -1,64 +1,27 @@
 package claude
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
-// fakeClaudeEnd is Claude Code's side of a conn: it reads what the conn
-// writes and writes lines back.
-type fakeClaudeEnd struct {
-	in  *bufio.Scanner // what the bridge sent
-	out io.WriteCloser // what the bridge reads
-}
-
-func newPipeConn(t *testing.T) (*conn, *fakeClaudeEnd) {
+// newPipeConn is a conn whose Claude Code is the test (see
+// agenttest.Pipe).
+func newPipeConn(t *testing.T) (*conn, *agenttest.Pipe) {
 	t.Helper()
-	cr, sw := io.Pipe() // claude -> bridge
-	sr, cw := io.Pipe() // bridge -> claude
-	c := newConn(cr, cw)
-	t.Cleanup(func() { sw.Close(); cw.Close() })
-	return c, &fakeClaudeEnd{in: bufio.NewScanner(sr), out: sw}
-}
-
-func (s *fakeClaudeEnd) send(t *testing.T, line string) {
-	t.Helper()
-	if _, err := io.WriteString(s.out, line+"\n"); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func (s *fakeClaudeEnd) recv(t *testing.T) map[string]any {
-	t.Helper()
-	if !s.in.Scan() {
-		t.Fatal("the bridge sent nothing")
-	}
-	var m map[string]any
-	if err := json.Unmarshal(s.in.Bytes(), &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	r, w, claude := agenttest.NewPipe(t)
+	return newConn(r, w), claude
 }
 
 func waitMessage(t *testing.T, c *conn) *message {
 	t.Helper()
-	deadline := time.After(5 * time.Second)
-	for {
-		if m := c.next(); m != nil {
-			return m
-		}
-		select {
-		case <-c.ready:
-		case <-deadline:
-			t.Fatal("no message queued")
-		}
-	}
+	return agenttest.WaitQueued(t, c.Queue)
 }
 
 func TestControlRequestsAreMatchedToTheirAnswers(t *testing.T) {
@@ -72,15 +35,15 @@ func TestControlRequestsAreMatchedToTheirAnswers(t *testing.T) {
 		res, err := c.request(context.Background(), "initialize", map[string]any{"hooks": nil})
 		got <- answer{res, err}
 	}()
-	req := claude.recv(t)
+	req := claude.Recv(t)
 	if req["type"] != "control_request" || req["request"].(map[string]any)["subtype"] != "initialize" {
 		t.Fatalf("sent %v", req)
 	}
 	id := req["request_id"].(string)
 	// Other lines first: they are queued, the answer is not.
-	claude.send(t, `{"type":"system","subtype":"init","session_id":"s"}`)
-	claude.send(t, `{"type":"control_response","response":{"subtype":"success","request_id":"someone-else","response":{}}}`)
-	claude.send(t, `{"type":"control_response","response":{"subtype":"success","request_id":"`+id+`","response":{"pid":7}}}`)
+	claude.Send(t, `{"type":"system","subtype":"init","session_id":"s"}`)
+	claude.Send(t, `{"type":"control_response","response":{"subtype":"success","request_id":"someone-else","response":{}}}`)
+	claude.Send(t, `{"type":"control_response","response":{"subtype":"success","request_id":"`+id+`","response":{"pid":7}}}`)
 	a := <-got
 	if a.err != nil || string(a.res) != `{"pid":7}` {
 		t.Fatalf("answer %s %v", a.res, a.err)
@@ -88,7 +51,7 @@ func TestControlRequestsAreMatchedToTheirAnswers(t *testing.T) {
 	if m := waitMessage(t, c); m.Type != "system" || m.Subtype != "init" || m.SessionID != "s" {
 		t.Errorf("queued %+v", m)
 	}
-	if m := c.next(); m != nil {
+	if m, ok := c.Queue.Next(); ok {
 		t.Errorf("an answer to no request of ours was queued: %s", m.Raw)
 	}
 
@@ -96,8 +59,8 @@ func TestControlRequestsAreMatchedToTheirAnswers(t *testing.T) {
 		_, err := c.request(context.Background(), "interrupt", nil)
 		got <- answer{nil, err}
 	}()
-	id = claude.recv(t)["request_id"].(string)
-	claude.send(t, `{"type":"control_response","response":{"subtype":"error","request_id":"`+id+`","error":"no turn"}}`)
+	id = claude.Recv(t)["request_id"].(string)
+	claude.Send(t, `{"type":"control_response","response":{"subtype":"error","request_id":"`+id+`","error":"no turn"}}`)
 	var ce *controlError
 	if a := <-got; !errors.As(a.err, &ce) || !strings.Contains(a.err.Error(), "no turn") {
 		t.Errorf("refusal = %v", a.err)
@@ -111,24 +74,24 @@ func TestAnswersAndPromptsAreStreamJSON(t *testing.T) {
 		c.respondError("r2", "cannot")
 		c.sendUser("hello")
 	}()
-	if m := claude.recv(t); m["type"] != "control_response" || m["response"].(map[string]any)["request_id"] != "r1" ||
+	if m := claude.Recv(t); m["type"] != "control_response" || m["response"].(map[string]any)["request_id"] != "r1" ||
 		m["response"].(map[string]any)["subtype"] != "success" || m["response"].(map[string]any)["response"].(map[string]any)["behavior"] != "allow" {
 		t.Errorf("allow = %v", m)
 	}
-	if m := claude.recv(t); m["response"].(map[string]any)["subtype"] != "error" || m["response"].(map[string]any)["error"] != "cannot" {
+	if m := claude.Recv(t); m["response"].(map[string]any)["subtype"] != "error" || m["response"].(map[string]any)["error"] != "cannot" {
 		t.Errorf("refusal = %v", m)
 	}
-	if m := claude.recv(t); m["type"] != "user" || m["message"].(map[string]any)["content"] != "hello" || m["message"].(map[string]any)["role"] != "user" {
+	if m := claude.Recv(t); m["type"] != "user" || m["message"].(map[string]any)["content"] != "hello" || m["message"].(map[string]any)["role"] != "user" {
 		t.Errorf("prompt = %v", m)
 	}
 }
 
 func TestUnreadableLinesAreQueuedAsBad(t *testing.T) {
 	c, claude := newPipeConn(t)
-	claude.send(t, `not json at all`)
-	claude.send(t, `{"subtype":"no type"}`)
-	claude.send(t, ``)
-	claude.send(t, `{"type":"result","subtype":"success"}`)
+	claude.Send(t, `not json at all`)
+	claude.Send(t, `{"subtype":"no type"}`)
+	claude.Send(t, ``)
+	claude.Send(t, `{"type":"result","subtype":"success"}`)
 	for _, want := range []string{"not JSON", "without a type"} {
 		m := waitMessage(t, c)
 		if m.Bad == nil || !strings.Contains(m.Bad.Error(), want) || len(m.Raw) == 0 {
@@ -140,17 +103,6 @@ func TestUnreadableLinesAreQueuedAsBad(t *testing.T) {
 	}
 }
 
-func TestOverlongLinesAreSkipped(t *testing.T) {
-	br := bufio.NewReaderSize(strings.NewReader(strings.Repeat("x", maxLineBytes+10)+"\n{\"type\":\"ok\"}\n"), 4096)
-	line, err := readLine(br)
-	if !errors.Is(err, errLineTooLong) || len(line) > 200 {
-		t.Fatalf("overlong line: %d bytes, %v", len(line), err)
-	}
-	if line, err := readLine(br); err != nil || string(line) != "{\"type\":\"ok\"}\n" {
-		t.Fatalf("the next line: %q %v", line, err)
-	}
-}
-
 func TestRequestsFailWhenClaudeIsGone(t *testing.T) {
 	c, claude := newPipeConn(t)
 	got := make(chan error, 1)
@@ -158,12 +110,12 @@ func TestRequestsFailWhenClaudeIsGone(t *testing.T) {
 		_, err := c.request(context.Background(), "initialize", nil)
 		got <- err
 	}()
-	claude.recv(t)
-	claude.out.Close()
+	claude.Recv(t)
+	claude.Close()
 	if err := <-got; !errors.Is(err, errClosed) {
 		t.Errorf("pending request: %v", err)
 	}
-	<-c.done
+	<-c.Queue.Done()
 	if _, err := c.request(context.Background(), "interrupt", nil); !errors.Is(err, errClosed) {
 		t.Errorf("request after the end: %v", err)
 	}
@@ -171,15 +123,13 @@ func TestRequestsFailWhenClaudeIsGone(t *testing.T) {
 
 func TestARequestStopsWaitingWithItsContext(t *testing.T) {
 	c, claude := newPipeConn(t)
-	go func() { claude.in.Scan() }() // read the request, never answer it
+	go claude.Read() // read the request, never answer it
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if _, err := c.request(ctx, "interrupt", nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("unanswered request: %v", err)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.pending) != 0 {
-		t.Errorf("%d requests still pending", len(c.pending))
+	if n := c.Calls.Waiting(); n != 0 {
+		t.Errorf("%d requests still pending", n)
 	}
 }

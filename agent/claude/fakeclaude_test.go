@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/claude/claudetest"
 	"github.com/lookout-sh/lookout/internal/leakcheck"
 	"github.com/lookout-sh/lookout/model"
@@ -152,29 +153,29 @@ func warnings(seen []*model.Event, code string) []*model.Warning {
 
 func TestMalformedOutputIsAWarningNotAWedge(t *testing.T) {
 	r := fakeRig(t, "serve")
-	done, seen := r.turn("garbage")
-	wantCompleted(t, done)
+	done, seen := r.Turn("garbage")
+	agenttest.WantCompleted(t, done)
 	if w := warnings(seen, "malformedAgentOutput"); len(w) != 3 || !strings.Contains(w[0].Message, "this is not json") {
 		t.Errorf("warnings %+v, want one per unreadable line", w)
 	}
-	if msg := r.one(model.KindAgentMessage, done.TurnID); msg.Text() != "still answering" {
+	if msg := r.One(model.KindAgentMessage, done.TurnID); msg.Text() != "still answering" {
 		t.Errorf("answer %q", msg.Text())
 	}
-	next, _ := r.turn("again")
-	wantCompleted(t, next)
-	if r.stateString("model") != "fake-model" || string(r.st.Value("costUsd")) != "0.5" {
-		t.Errorf("state: %s", r.st.Encode())
+	next, _ := r.Turn("again")
+	agenttest.WantCompleted(t, next)
+	if r.StateString("model") != "fake-model" || string(r.State.Value("costUsd")) != "0.5" {
+		t.Errorf("state: %s", r.State.Encode())
 	}
 }
 
 func TestQuestionsLookoutCannotAnswerAreRefused(t *testing.T) {
 	r := fakeRig(t, "serve")
-	done, seen := r.turn("elicit")
-	wantCompleted(t, done)
+	done, seen := r.Turn("elicit")
+	agenttest.WantCompleted(t, done)
 	if w := warnings(seen, "unsupportedRequest"); len(w) != 1 || !strings.Contains(w[0].Message, "elicitation") {
 		t.Errorf("warnings %+v", w)
 	}
-	reply := r.one(model.KindAgentMessage, done.TurnID).Text()
+	reply := r.One(model.KindAgentMessage, done.TurnID).Text()
 	if !strings.Contains(reply, `"subtype":"error"`) || !strings.Contains(reply, `"request_id":"q-1"`) {
 		t.Errorf("Claude Code got %s", reply)
 	}
@@ -182,21 +183,21 @@ func TestQuestionsLookoutCannotAnswerAreRefused(t *testing.T) {
 
 func TestClaudeDyingMidTurnFailsTheTurnWithItsReason(t *testing.T) {
 	r := fakeRig(t, "serve")
-	done, _ := r.turn("die")
+	done, _ := r.Turn("die")
 	if done.Status != model.StatusFailed || done.TurnError.Code != "agentExited" ||
 		!strings.Contains(done.TurnError.Message, "exit status 7") || !strings.Contains(done.TurnError.Message, "the fake died") {
 		t.Fatalf("turn ended %s %+v", done.Status, done.TurnError)
 	}
-	if msg := r.one(model.KindAgentMessage, done.TurnID); msg.Status != model.StatusFailed || msg.Text() != "half an answ" {
+	if msg := r.One(model.KindAgentMessage, done.TurnID); msg.Status != model.StatusFailed || msg.Text() != "half an answ" {
 		t.Errorf("cut answer %s %q", msg.Status, msg.Text())
 	}
-	next, _ := r.turn("after")
-	wantCompleted(t, next)
+	next, _ := r.Turn("after")
+	agenttest.WantCompleted(t, next)
 }
 
 func TestAStartThatFailsSaysWhy(t *testing.T) {
 	r := fakeRig(t, "start-fails")
-	done, _ := r.turn("hello")
+	done, _ := r.Turn("hello")
 	if done.Status != model.StatusFailed || done.TurnError.Code != "agentStartFailed" || !strings.Contains(done.TurnError.Message, "boom: the fake cannot start") {
 		t.Fatalf("turn ended %s %+v", done.Status, done.TurnError)
 	}
@@ -204,19 +205,19 @@ func TestAStartThatFailsSaysWhy(t *testing.T) {
 
 func TestASessionClaudeCannotResumeStartsANewOne(t *testing.T) {
 	r := fakeRig(t, "serve")
-	first, _ := r.turn("hello")
-	wantCompleted(t, first)
-	old := r.stateString("agentSessionId")
+	first, _ := r.Turn("hello")
+	agenttest.WantCompleted(t, first)
+	old := r.StateString("agentSessionId")
 	r.env[len(r.env)-1] = fakeModeEnv + "=no-resume" // Extra comes last
-	r.h.Close()
-	r.startHost()
-	r.subscribe()
-	done, seen := r.turn("hello again")
-	wantCompleted(t, done)
+	r.Host.Close()
+	r.StartHost()
+	r.Subscribe()
+	done, seen := r.Turn("hello again")
+	agenttest.WantCompleted(t, done)
 	if w := warnings(seen, "sessionNotResumed"); len(w) != 1 || !strings.Contains(w[0].Message, old) {
 		t.Errorf("warnings %+v", w)
 	}
-	if now := r.stateString("agentSessionId"); now == old || now == "" {
+	if now := r.StateString("agentSessionId"); now == old || now == "" {
 		t.Errorf("session %q after a failed resume of %q", now, old)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lookout-sh/lookout/agent/child"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -317,7 +318,7 @@ func approvalSummary(name string, input json.RawMessage) string {
 	}
 	s := "Use " + name
 	if len(input) > 0 && string(input) != "{}" && string(input) != "null" {
-		s += ": " + cut(compactJSON(input), 200)
+		s += ": " + child.Cut(compactJSON(input), 200)
 	}
 	return s
 }
@@ -391,18 +392,4 @@ func localCommandOutput(text string) (string, bool) {
 	t = strings.TrimPrefix(t, open)
 	t, _, _ = strings.Cut(t, close)
 	return strings.TrimSpace(t), true
-}
-
-// titleFrom makes a session title of a prompt's first line.
-func titleFrom(prompt string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
-	return cut(strings.TrimSpace(line), 80)
-}
-
-func jsonString(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
 }

@@ -2,15 +2,10 @@ package claude
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
-	"os"
-	"os/exec"
-	"regexp"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/child"
 )
 
 // Options configure the Claude Code bridge.
@@ -44,65 +39,29 @@ const MinVersion = "2.1.332"
 // InstallHint says how to get a Claude Code the bridge can use.
 const InstallHint = "install it with `npm install -g @anthropic-ai/claude-code@" + MinVersion + "` (or newer), or name the binary with --claude-bin or $" + EnvBinary
 
-// ErrNotFound is returned by FindBinary when no claude executable exists.
-var ErrNotFound = errors.New("the claude CLI (Claude Code) was not found")
+// ErrNotFound is wrapped by FindBinary's error when no claude executable
+// exists. It is child.ErrNotFound, the same for every bridge.
+var ErrNotFound = child.ErrNotFound
+
+// program is the claude executable as FindBinary and CheckVersion check
+// it: `claude --version` says "2.1.332 (Claude Code)".
+var program = child.Program{
+	Name:        "claude",
+	Called:      "the claude CLI (Claude Code)",
+	Title:       "Claude Code",
+	Marker:      "Claude Code",
+	EnvVar:      EnvBinary,
+	MinVersion:  MinVersion,
+	InstallHint: InstallHint,
+}
 
 // FindBinary resolves the claude executable: flag (when not empty), else
 // $LOOKOUT_CLAUDE_BIN, else `claude` on PATH.
-func FindBinary(flag string) (string, error) {
-	name := flag
-	if name == "" {
-		name = os.Getenv(EnvBinary)
-	}
-	if name == "" {
-		name = "claude"
-	}
-	path, err := exec.LookPath(name)
-	if err != nil {
-		return "", fmt.Errorf("%w (%s): %s", ErrNotFound, name, InstallHint)
-	}
-	return path, nil
-}
+func FindBinary(flag string) (string, error) { return program.Find(flag) }
 
 // CheckVersion runs `claude --version` ("2.1.332 (Claude Code)") and
 // refuses a binary older than MinVersion, or one that does not say it is
 // Claude Code.
 func CheckVersion(ctx context.Context, bin string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").Output()
-	if err != nil {
-		return "", fmt.Errorf("%s --version failed: %v; %s", bin, err, InstallHint)
-	}
-	v := parseVersion(string(out))
-	if v == "" || !strings.Contains(string(out), "Claude Code") {
-		return "", fmt.Errorf("%s --version said %q, not a Claude Code version; %s", bin, strings.TrimSpace(string(out)), InstallHint)
-	}
-	if compareVersions(v, MinVersion) < 0 {
-		return v, fmt.Errorf("claude %s is too old: Lookout needs %s or newer; %s", v, MinVersion, InstallHint)
-	}
-	return v, nil
-}
-
-var versionRE = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)
-
-// parseVersion finds "X.Y.Z" in `claude --version` output.
-func parseVersion(out string) string {
-	return versionRE.FindString(out)
-}
-
-// compareVersions compares two "X.Y.Z" versions numerically.
-func compareVersions(a, b string) int {
-	pa, pb := versionRE.FindStringSubmatch(a), versionRE.FindStringSubmatch(b)
-	for i := 1; i <= 3; i++ {
-		x, _ := strconv.Atoi(pa[i])
-		y, _ := strconv.Atoi(pb[i])
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
+	return program.Check(ctx, bin)
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -19,9 +20,9 @@ type session struct {
 	sess host.Session
 	p    *process
 
+	turns bridge.TurnSlot[turnState] // the running turn; dead once Claude Code has gone
+
 	mu            sync.Mutex
-	active        *turnState
-	dead          bool
 	contextTokens int64 // the newest model request's context (input and output)
 }
 
@@ -31,33 +32,19 @@ func newSession(a *Agent, sess host.Session, p *process) *session {
 	return s
 }
 
-func (s *session) alive() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return !s.dead
-}
-
 // runTurn sends t's prompt as a user message and waits for Claude Code's
 // result. Cancelling ctx sends Claude Code's interrupt; if the turn does
 // not end within the grace period, Claude Code is killed.
 func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
 	if len(s.sess.Value(stateTitle)) == 0 {
-		s.sess.SetState(map[string]any{stateTitle: titleFrom(t.Prompt())})
+		s.sess.SetState(map[string]any{stateTitle: bridge.Title(t.Prompt())})
 	}
 	ts := newTurnState(s, t, ctx)
-	s.mu.Lock()
-	if s.dead {
-		s.mu.Unlock()
+	if !s.turns.Begin(ts) {
 		return s.exitFailure()
 	}
-	s.active = ts
-	s.mu.Unlock()
 	defer func() {
-		s.mu.Lock()
-		if s.active == ts {
-			s.active = nil
-		}
-		s.mu.Unlock()
+		s.turns.End(ts)
 		ts.cancelApprovals()
 	}()
 
@@ -81,61 +68,38 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
 	case <-ts.done:
 	case <-ictx.Done():
 		s.a.log.Warn("claude code did not end an interrupted turn in time; killing it", "session", s.sess.ID())
-		s.p.kill()
+		s.p.Kill()
 	}
 	return ctx.Err()
 }
 
 // exitFailure is the turn failure of a Claude Code that went away.
 func (s *session) exitFailure() error {
-	return &host.TurnFailure{Code: "agentExited", Message: "Claude Code stopped mid-turn: " + s.p.exitReason()}
+	return &host.TurnFailure{Code: "agentExited", Message: "Claude Code stopped mid-turn: " + s.p.ExitReason()}
 }
 
 // dispatch reads Claude Code's messages until its output ends.
 func (s *session) dispatch() {
-	c := s.p.conn
-	for {
-		m := c.next()
-		if m == nil {
-			select {
-			case <-c.ready:
-				continue
-			case <-c.done:
-				if m = c.next(); m == nil {
-					s.ended()
-					return
-				}
-			}
-		}
-		s.handle(m)
-	}
+	s.p.conn.Queue.Consume(s.handle)
+	s.ended()
 }
 
 // ended marks the session's process dead and fails the active turn.
 func (s *session) ended() {
-	s.mu.Lock()
-	s.dead = true
-	ts := s.active
-	s.mu.Unlock()
-	s.a.forget(s)
+	ts := s.turns.Die()
+	s.a.sessions.Forget(s.sess.ID(), s)
 	if ts != nil {
 		ts.finish(s.exitFailure())
 	}
 	// Reap the process (and any helpers left in its group).
-	go s.p.stop(time.Second)
-}
-
-func (s *session) turn() *turnState {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.active
+	go s.p.Stop(time.Second)
 }
 
 // handle routes one message. What describes the session (its id, model,
 // cwd, usage, cost) becomes session state at any time; the rest belongs
 // to the active turn.
 func (s *session) handle(m *message) {
-	ts := s.turn()
+	ts := s.turns.Current()
 	if m.Bad != nil {
 		s.a.log.Warn("malformed claude code output", "session", s.sess.ID(), "err", m.Bad, "line", string(m.Raw))
 		if ts != nil {
@@ -185,13 +149,13 @@ func (s *session) init(m *message) {
 		return
 	}
 	values := map[string]any{}
-	if p.SessionID != "" && jsonString(s.sess.Value(stateSession)) != p.SessionID {
+	if p.SessionID != "" && bridge.JSONString(s.sess.Value(stateSession)) != p.SessionID {
 		values[stateSession] = p.SessionID
 	}
-	if p.Model != "" && jsonString(s.sess.Value(stateModel)) != p.Model {
+	if p.Model != "" && bridge.JSONString(s.sess.Value(stateModel)) != p.Model {
 		values[stateModel] = p.Model
 	}
-	if p.Cwd != "" && jsonString(s.sess.Value(stateCwd)) != p.Cwd {
+	if p.Cwd != "" && bridge.JSONString(s.sess.Value(stateCwd)) != p.Cwd {
 		values[stateCwd] = p.Cwd
 	}
 	if len(values) > 0 {
@@ -202,7 +166,7 @@ func (s *session) init(m *message) {
 // setModel records the model a response came from when it changed (a
 // fallback model, a /model switch).
 func (s *session) setModel(name string) {
-	if name != "" && name != "<synthetic>" && jsonString(s.sess.Value(stateModel)) != name {
+	if name != "" && name != "<synthetic>" && bridge.JSONString(s.sess.Value(stateModel)) != name {
 		s.sess.SetState(map[string]any{stateModel: name})
 	}
 }
@@ -234,7 +198,7 @@ func (s *session) usage(m *message) {
 	if json.Unmarshal(m.Raw, &r) != nil || len(r.ModelUsage) == 0 {
 		return
 	}
-	model := jsonString(s.sess.Value(stateModel))
+	model := bridge.JSONString(s.sess.Value(stateModel))
 	var in, cached, out, thinking, window int64
 	for name, mu := range r.ModelUsage {
 		in += mu.InputTokens + mu.CacheReadInputTokens + mu.CacheCreationInputTokens

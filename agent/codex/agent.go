@@ -7,15 +7,12 @@ package codex
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"os"
-	"strings"
-	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
 )
 
@@ -35,12 +32,9 @@ const (
 // turn that finds its app-server gone starts a new one and resumes the
 // thread. It is safe for concurrent use.
 type Agent struct {
-	opts Options
-	log  *slog.Logger
-
-	mu      sync.Mutex
-	threads map[string]*thread // by Lookout session id
-	closed  bool
+	opts    Options
+	log     *slog.Logger
+	threads *bridge.Registry[*thread] // by Lookout session id
 }
 
 // New returns a bridge running opts.Bin. It starts nothing until a turn
@@ -52,25 +46,14 @@ func New(opts Options) *Agent {
 	if opts.Cwd == "" {
 		opts.Cwd, _ = os.Getwd()
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	return &Agent{opts: opts, log: log, threads: map[string]*thread{}}
+	return &Agent{opts: opts, log: bridge.Logger(opts.Logger), threads: bridge.NewRegistry[*thread](errClosedAgent)}
 }
 
 // errClosedAgent refuses turns once the bridge is closed.
 var errClosedAgent = errors.New("the codex bridge is shut down")
 
 // Launch refuses turns after Close; everything else is found out by Run.
-func (a *Agent) Launch(string) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.closed {
-		return errClosedAgent
-	}
-	return nil
-}
+func (a *Agent) Launch(string) error { return a.threads.Err() }
 
 // Run carries out one Lookout turn as one Codex turn.
 func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
@@ -86,23 +69,7 @@ func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
 
 // Close stops every app-server and waits for them to exit.
 func (a *Agent) Close() error {
-	a.mu.Lock()
-	a.closed = true
-	threads := make([]*thread, 0, len(a.threads))
-	for _, th := range a.threads {
-		threads = append(threads, th)
-	}
-	a.threads = map[string]*thread{}
-	a.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, th := range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			th.p.stop(time.Second)
-		}()
-	}
-	wg.Wait()
+	a.threads.Close(func(th *thread) { th.p.Stop(time.Second) })
 	return nil
 }
 
@@ -110,19 +77,16 @@ func (a *Agent) Close() error {
 // starting or resuming its Codex thread when there is none.
 func (a *Agent) thread(ctx context.Context, t *host.Turn) (*thread, error) {
 	sid := t.SessionID()
-	a.mu.Lock()
-	th := a.threads[sid]
-	closed := a.closed
-	a.mu.Unlock()
-	if closed {
-		return nil, errClosedAgent
+	th, err := a.threads.Get(sid)
+	if err != nil {
+		return nil, err
 	}
-	if th != nil && th.alive() {
+	if th != nil && th.turns.Alive() {
 		return th, nil
 	}
 	sess := t.Session()
 	cwd := a.opts.Cwd
-	if v := jsonString(sess.Value(stateCwd)); v != "" {
+	if v := bridge.JSONString(sess.Value(stateCwd)); v != "" {
 		cwd = v
 	}
 	p, err := startProcess(ctx, a.opts, cwd)
@@ -131,39 +95,12 @@ func (a *Agent) thread(ctx context.Context, t *host.Turn) (*thread, error) {
 	}
 	th = newThread(a, sess, p)
 	if err := th.open(ctx, t, cwd); err != nil {
-		p.kill()
+		p.Kill()
 		return nil, err
 	}
-	a.mu.Lock()
-	if a.closed {
-		a.mu.Unlock()
-		p.kill()
-		return nil, errClosedAgent
+	if err := a.threads.Add(sid, th); err != nil {
+		p.Kill()
+		return nil, err
 	}
-	a.threads[sid] = th
-	a.mu.Unlock()
 	return th, nil
-}
-
-// forget drops a thread whose app-server has gone.
-func (a *Agent) forget(th *thread) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.threads[th.sess.ID()] == th {
-		delete(a.threads, th.sess.ID())
-	}
-}
-
-func jsonString(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
-}
-
-// titleFrom makes a session title of a prompt's first line.
-func titleFrom(prompt string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
-	return cut(strings.TrimSpace(line), 80)
 }

@@ -26,19 +26,19 @@ func BenchmarkLongAnswerThroughCodex(b *testing.B) {
 	r := newRigTB(b, rigOptions{fake: codextest.FakeOptions{LongText: text, LongChunk: 10}})
 	var hostCPU, codexCPU, wall time.Duration
 	for i := 0; i < b.N; i++ {
-		pid := r.agent.ProcessID(r.sid)
+		pid := r.agent.ProcessID(r.SessionID)
 		c0, x0 := selfCPU(), procCPU(pid)
 		start := time.Now()
-		id := r.submit("long answer please")
-		ev, _ := r.until("the long answer", hosttest.TurnCompleted(id))
+		id := r.Submit("long answer please")
+		ev, _ := r.Until("the long answer", hosttest.TurnCompleted(id))
 		if ev.Status != model.StatusCompleted {
 			b.Fatalf("turn ended %s %+v", ev.Status, ev.TurnError)
 		}
 		wall += time.Since(start)
 		hostCPU += selfCPU() - c0
-		pid = r.agent.ProcessID(r.sid)
+		pid = r.agent.ProcessID(r.SessionID)
 		codexCPU += procCPU(pid) - x0
-		msgs := r.items(model.KindAgentMessage, id)
+		msgs := r.Items(model.KindAgentMessage, id)
 		// The host keeps the first 64 KiB of a field (docs/protocol.md §3).
 		if len(msgs) != 1 || msgs[0].Text() != text[:host.FieldBound] || !msgs[0].Truncated("text") {
 			b.Fatalf("the answer is not the text's first %d bytes, marked truncated", host.FieldBound)

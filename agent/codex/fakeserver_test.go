@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/codex"
 	"github.com/lookout-sh/lookout/host"
-	"github.com/lookout-sh/lookout/host/hosttest"
 	"github.com/lookout-sh/lookout/internal/leakcheck"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -80,26 +80,10 @@ func TestMalformedOutputIsAWarningNotAWedge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent := codex.New(codex.Options{Bin: self, Env: append(os.Environ(), fakeServerEnv+"=1"), Cwd: t.TempDir()})
-	h := hosttest.Start(t, host.Options{Agent: "codex", AgentImpl: agent})
-	c := hosttest.Dial(t, h)
-	var created struct {
-		SessionID string `json:"sessionId"`
-	}
-	c.MustCall(t, "session/create", map[string]any{}, &created)
-	sid := created.SessionID
-	if _, err := c.Subscribe(sid, "", "", 0); err != nil {
-		t.Fatal(err)
-	}
-	st := model.NewState(sid)
-	_, turn, err := c.Submit(sid, "0198f0ad-0000-7000-8000-0000000000aa", "go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done, seen, err := c.WaitEvent(st, hosttest.TurnCompleted(turn))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := agenttest.NewRig(t, "codex", func() host.Agent {
+		return codex.New(codex.Options{Bin: self, Env: append(os.Environ(), fakeServerEnv+"=1"), Cwd: t.TempDir()})
+	})
+	done, seen := r.Turn("go")
 	if done.Status != model.StatusCompleted {
 		t.Fatalf("turn ended %s %+v", done.Status, done.TurnError)
 	}
@@ -117,7 +101,7 @@ func TestMalformedOutputIsAWarningNotAWedge(t *testing.T) {
 		}
 	}
 	var answer *model.Item
-	for _, it := range st.Items() {
+	for _, it := range r.State.Items() {
 		if it.Kind == model.KindAgentMessage {
 			answer = it
 		}

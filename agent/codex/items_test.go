@@ -170,20 +170,6 @@ func TestSummaryField(t *testing.T) {
 	}
 }
 
-func TestVersions(t *testing.T) {
-	if v := parseVersion("codex-cli 0.169.0\n"); v != "0.169.0" {
-		t.Errorf("parseVersion = %q", v)
-	}
-	for _, c := range []struct {
-		a, b string
-		want int
-	}{{"0.169.0", "0.169.0", 0}, {"0.170.1", "0.169.0", 1}, {"0.99.0", "0.169.0", -1}, {"1.0.0", "0.169.0", 1}} {
-		if got := compareVersions(c.a, c.b); got != c.want {
-			t.Errorf("compareVersions(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
-		}
-	}
-}
-
 func TestChildEnvDropsLookoutCredentials(t *testing.T) {
 	env := childEnv(Options{Env: []string{"PATH=/bin", "LOOKOUT_TOKEN=secret", "CODEX_HOME=/old"}, Home: "/new"})
 	want := []string{"PATH=/bin", "CODEX_HOME=/new"}

@@ -1,74 +1,37 @@
 package codex
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
-// fakeServer is the app-server side of an rpcConn: it reads what the
-// connection writes and writes lines back.
-type fakeServer struct {
-	in  *bufio.Scanner // what the client sent
-	out io.WriteCloser // what the client reads
-}
-
-func newPipeConn(t *testing.T) (*rpcConn, *fakeServer) {
+// newPipeConn is an rpcConn whose app-server is the test (see
+// agenttest.Pipe).
+func newPipeConn(t *testing.T) (*rpcConn, *agenttest.Pipe) {
 	t.Helper()
-	cr, sw := io.Pipe() // server -> client
-	sr, cw := io.Pipe() // client -> server
-	c := newRPCConn(cr, cw)
-	t.Cleanup(func() { sw.Close(); cw.Close() })
-	return c, &fakeServer{in: bufio.NewScanner(sr), out: sw}
-}
-
-func (s *fakeServer) send(t *testing.T, line string) {
-	t.Helper()
-	if _, err := io.WriteString(s.out, line+"\n"); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func (s *fakeServer) recv(t *testing.T) map[string]any {
-	t.Helper()
-	if !s.in.Scan() {
-		t.Fatal("the client sent nothing")
-	}
-	var m map[string]any
-	if err := json.Unmarshal(s.in.Bytes(), &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	r, w, s := agenttest.NewPipe(t)
+	return newRPCConn(r, w), s
 }
 
 func waitMessage(t *testing.T, c *rpcConn) *message {
 	t.Helper()
-	deadline := time.After(5 * time.Second)
-	for {
-		if m := c.next(); m != nil {
-			return m
-		}
-		select {
-		case <-c.ready:
-		case <-deadline:
-			t.Fatal("no message queued")
-		}
-	}
+	return agenttest.WaitQueued(t, c.Queue)
 }
 
 func TestRPCCallsGetTheirRepliesPastQueuedNotifications(t *testing.T) {
 	c, s := newPipeConn(t)
 	go func() {
-		m := s.recv(t)
+		m := s.Recv(t)
 		// A notification and a server request arrive before the reply.
-		s.send(t, `{"method":"item/agentMessage/delta","params":{"delta":"a"}}`)
-		s.send(t, `{"id":0,"method":"item/commandExecution/requestApproval","params":{}}`)
-		s.send(t, `{"id":`+jsonNumber(m["id"])+`,"result":{"ok":true}}`)
+		s.Send(t, `{"method":"item/agentMessage/delta","params":{"delta":"a"}}`)
+		s.Send(t, `{"id":0,"method":"item/commandExecution/requestApproval","params":{}}`)
+		s.Send(t, `{"id":`+jsonNumber(m["id"])+`,"result":{"ok":true}}`)
 	}()
 	res, err := c.call(context.Background(), "thread/start", map[string]any{"cwd": "/"})
 	if err != nil || string(res) != `{"ok":true}` {
@@ -90,11 +53,11 @@ func jsonNumber(v any) string {
 func TestRPCErrorsAndBadLines(t *testing.T) {
 	c, s := newPipeConn(t)
 	go func() {
-		m := s.recv(t)
-		s.send(t, `not json at all`)
-		s.send(t, `{"id":999,"result":{}}`)
-		s.send(t, `{"jsonrpc":"2.0"}`)
-		s.send(t, `{"id":`+jsonNumber(m["id"])+`,"error":{"code":-32600,"message":"already has an active writer"}}`)
+		m := s.Recv(t)
+		s.Send(t, `not json at all`)
+		s.Send(t, `{"id":999,"result":{}}`)
+		s.Send(t, `{"jsonrpc":"2.0"}`)
+		s.Send(t, `{"id":`+jsonNumber(m["id"])+`,"error":{"code":-32600,"message":"already has an active writer"}}`)
 	}()
 	_, err := c.call(context.Background(), "thread/resume", nil)
 	var re *rpcError
@@ -112,30 +75,18 @@ func TestRPCErrorsAndBadLines(t *testing.T) {
 func TestRPCCallFailsWhenTheProcessGoes(t *testing.T) {
 	c, s := newPipeConn(t)
 	go func() {
-		s.recv(t)
-		s.out.Close() // the app-server dies before answering
+		s.Recv(t)
+		s.Close() // the app-server dies before answering
 	}()
 	if _, err := c.call(context.Background(), "turn/start", nil); !errors.Is(err, errClosed) {
 		t.Fatalf("call error = %v, want errClosed", err)
 	}
 	select {
-	case <-c.done:
+	case <-c.Queue.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("done not closed")
 	}
 	if _, err := c.call(context.Background(), "turn/start", nil); !errors.Is(err, errClosed) {
 		t.Fatalf("a call after the end = %v, want errClosed", err)
-	}
-}
-
-func TestReadLineSkipsOverlongLines(t *testing.T) {
-	long := strings.Repeat("x", maxLineBytes+10)
-	br := bufio.NewReaderSize(strings.NewReader(long+"\n"+`{"method":"ok"}`+"\n"), 64<<10)
-	if _, err := readLine(br); !errors.Is(err, errLineTooLong) {
-		t.Fatalf("overlong line: err = %v", err)
-	}
-	line, err := readLine(br)
-	if err != nil || strings.TrimSpace(string(line)) != `{"method":"ok"}` {
-		t.Fatalf("next line = %q, %v", line, err)
 	}
 }

@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
+	"github.com/lookout-sh/lookout/agent/child"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -21,21 +22,13 @@ type thread struct {
 	id   string // Codex thread id
 	cwd  string // the thread's working directory
 
-	mu     sync.Mutex
-	active *turnState
-	dead   bool
+	turns bridge.TurnSlot[turnState] // the running turn; dead once the app-server has gone
 }
 
 func newThread(a *Agent, sess host.Session, p *process) *thread {
 	th := &thread{a: a, sess: sess, p: p}
 	go th.dispatch()
 	return th
-}
-
-func (th *thread) alive() bool {
-	th.mu.Lock()
-	defer th.mu.Unlock()
-	return !th.dead
 }
 
 // threadInfo is the part of a thread/start or thread/resume answer the
@@ -53,7 +46,7 @@ type threadInfo struct {
 // open resumes the session's Codex thread when it has one, else starts a
 // new thread in cwd and records its id in the session.
 func (th *thread) open(ctx context.Context, t *host.Turn, cwd string) error {
-	if id := jsonString(th.sess.Value(stateThread)); id != "" {
+	if id := bridge.JSONString(th.sess.Value(stateThread)); id != "" {
 		// Lookout holds the history already: leave the turns out of the answer.
 		res, err := th.p.conn.call(ctx, "thread/resume", map[string]any{"threadId": id, "excludeTurns": true})
 		if err == nil {
@@ -77,28 +70,28 @@ func (th *thread) open(ctx context.Context, t *host.Turn, cwd string) error {
 func (th *thread) adopt(res json.RawMessage, cwd string) error {
 	var info threadInfo
 	if err := json.Unmarshal(res, &info); err != nil || info.Thread.ID == "" {
-		return fmt.Errorf("codex answered a thread request without a thread id: %s", cut(string(res), 200))
+		return fmt.Errorf("codex answered a thread request without a thread id: %s", child.Cut(string(res), 200))
 	}
 	th.id = info.Thread.ID
 	values := map[string]any{}
-	if jsonString(th.sess.Value(stateThread)) != th.id {
+	if bridge.JSONString(th.sess.Value(stateThread)) != th.id {
 		values[stateThread] = th.id
 	}
 	if info.Thread.Cwd != "" {
 		cwd = info.Thread.Cwd
 	}
 	th.cwd = cwd
-	if jsonString(th.sess.Value(stateCwd)) != cwd {
+	if bridge.JSONString(th.sess.Value(stateCwd)) != cwd {
 		values[stateCwd] = cwd
 	}
 	m := info.Model
 	if m == "" {
 		m = info.Thread.Model
 	}
-	if m != "" && jsonString(th.sess.Value(stateModel)) != m {
+	if m != "" && bridge.JSONString(th.sess.Value(stateModel)) != m {
 		values[stateModel] = m
 	}
-	if info.Thread.Name != nil && *info.Thread.Name != "" && jsonString(th.sess.Value(stateTitle)) != *info.Thread.Name {
+	if info.Thread.Name != nil && *info.Thread.Name != "" && bridge.JSONString(th.sess.Value(stateTitle)) != *info.Thread.Name {
 		values[stateTitle] = *info.Thread.Name
 	}
 	if len(values) == 0 {
@@ -112,22 +105,14 @@ func (th *thread) adopt(res json.RawMessage, cwd string) error {
 // grace period, the app-server is killed.
 func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 	if len(th.sess.Value(stateTitle)) == 0 {
-		th.sess.SetState(map[string]any{stateTitle: titleFrom(t.Prompt())})
+		th.sess.SetState(map[string]any{stateTitle: bridge.Title(t.Prompt())})
 	}
 	ts := newTurnState(th, t, ctx)
-	th.mu.Lock()
-	if th.dead {
-		th.mu.Unlock()
+	if !th.turns.Begin(ts) {
 		return th.exitFailure()
 	}
-	th.active = ts
-	th.mu.Unlock()
 	defer func() {
-		th.mu.Lock()
-		if th.active == ts {
-			th.active = nil
-		}
-		th.mu.Unlock()
+		th.turns.End(ts)
 		ts.cancelApprovals()
 	}()
 
@@ -175,61 +160,38 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 	case <-ts.done:
 	case <-ictx.Done():
 		th.a.log.Warn("codex did not end an interrupted turn in time; killing its app-server", "session", th.sess.ID())
-		th.p.kill()
+		th.p.Kill()
 	}
 	return ctx.Err()
 }
 
 // exitFailure is the turn failure of an app-server that went away.
 func (th *thread) exitFailure() error {
-	return &host.TurnFailure{Code: "agentExited", Message: "the Codex app-server stopped mid-turn: " + th.p.exitReason()}
+	return &host.TurnFailure{Code: "agentExited", Message: "the Codex app-server stopped mid-turn: " + th.p.ExitReason()}
 }
 
 // dispatch reads the app-server's messages until its output ends, handing
 // each to the active turn or handling it as thread-wide news.
 func (th *thread) dispatch() {
-	c := th.p.conn
-	for {
-		m := c.next()
-		if m == nil {
-			select {
-			case <-c.ready:
-				continue
-			case <-c.done:
-				if m = c.next(); m == nil {
-					th.ended()
-					return
-				}
-			}
-		}
-		th.handle(m)
-	}
+	th.p.conn.Queue.Consume(th.handle)
+	th.ended()
 }
 
 // ended marks the thread dead and fails the active turn.
 func (th *thread) ended() {
-	th.mu.Lock()
-	th.dead = true
-	ts := th.active
-	th.mu.Unlock()
-	th.a.forget(th)
+	ts := th.turns.Die()
+	th.a.threads.Forget(th.sess.ID(), th)
 	if ts != nil {
 		ts.finish(th.exitFailure())
 	}
 	// Reap the process (and any helpers left in its group).
-	go th.p.stop(time.Second)
-}
-
-func (th *thread) turn() *turnState {
-	th.mu.Lock()
-	defer th.mu.Unlock()
-	return th.active
+	go th.p.Stop(time.Second)
 }
 
 // handle routes one message. Thread-wide news (usage, the thread's name)
 // becomes session state at any time; the rest belongs to the active turn.
 func (th *thread) handle(m *message) {
-	ts := th.turn()
+	ts := th.turns.Current()
 	if m.Bad != nil {
 		th.a.log.Warn("malformed codex output", "session", th.sess.ID(), "err", m.Bad, "line", m.Raw)
 		if ts != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/claude/claudetest"
 )
 
@@ -27,7 +28,7 @@ func startClaude(t *testing.T, env []string, dir string, args ...string) *claude
 	t.Helper()
 	args = append([]string{"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
 		"--include-partial-messages", "--permission-prompt-tool", "stdio"}, args...)
-	cmd, _ := claudetest.Command(t, claudetest.Binary(t), env, dir, args...)
+	cmd, _ := agenttest.Command(t, claudetest.Binary(t), env, dir, args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -129,16 +130,10 @@ func TestSmoke(t *testing.T) {
 	start := time.Now()
 	fake := claudetest.NewFakeModel(t, claudetest.FakeOptions{})
 	env := claudetest.Home(t, fake.URL(), claudetest.HomeOptions{})
-	dir := claudetest.Workdir(t)
+	dir := agenttest.Workdir(t)
 	c := startClaude(t, env, dir)
 	t.Logf("claude started in %v", time.Since(start))
-	step := func(name string, f func(t *testing.T)) {
-		t0 := time.Now()
-		if !t.Run(name, f) {
-			t.FailNow()
-		}
-		t.Logf("%s: %v", name, time.Since(t0).Round(time.Millisecond))
-	}
+	step := agenttest.Steps(t)
 	step("plain", func(t *testing.T) {
 		res, seen := c.turn("hello there")
 		if res["subtype"] != "success" || res["is_error"] != false {

@@ -1,15 +1,16 @@
 // Package claudetest runs the real Claude Code CLI (`claude -p` with
 // stream-json on stdin and stdout) offline in tests: it finds the binary
 // (Binary), fakes the model it talks to (FakeModel, an Anthropic Messages
-// API server on 127.0.0.1), and prepares a throw-away HOME, TMPDIR and
-// working directory (Home, Workdir). Command starts a claude child that
-// cannot outlive the test. It is a normal package so both agent/claude's
-// tests and the root package's CLI tests can use it.
+// API server on 127.0.0.1), and prepares a throw-away HOME and TMPDIR
+// (Home). What every bridge's tests share (a working directory, a child
+// that cannot outlive the test) is in agent/agenttest. It is a normal
+// package so both agent/claude's tests and the root package's CLI tests
+// can use it.
 //
 //	fake := claudetest.NewFakeModel(t, claudetest.FakeOptions{})
 //	env := claudetest.Home(t, fake.URL(), claudetest.HomeOptions{})
-//	dir := claudetest.Workdir(t)
-//	cmd, _ := claudetest.Command(t, claudetest.Binary(t), env, dir, "-p",
+//	dir := agenttest.Workdir(t)
+//	cmd, _ := agenttest.Command(t, claudetest.Binary(t), env, dir, "-p",
 //		"--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
 //
 // # The fake model

@@ -1,18 +1,15 @@
 package claudetest
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // FakeOptions tunes a FakeModel. The zero value is ready to use.
@@ -44,17 +41,8 @@ type Usage struct {
 // a scenario chosen from the request (see Scenarios) and records every
 // request. It is safe for concurrent use; it stops when the test ends.
 type FakeModel struct {
-	srv  *httptest.Server
+	srv  *agenttest.Server[Request] // records requests, counts attempts of "retry" prompts
 	opts FakeOptions
-	run  string // random tag in every minted id, unique per FakeModel
-
-	ctx  context.Context // ends when the fake closes
-	stop context.CancelFunc
-
-	mu       sync.Mutex
-	reqs     []Request
-	attempts map[string]int // "retry" prompts: attempts seen
-	closed   bool
 }
 
 // NewFakeModel starts a fake model for t; it is closed by t.Cleanup.
@@ -72,43 +60,22 @@ func NewFakeModel(t testing.TB, opts FakeOptions) *FakeModel {
 	if opts.Usage == nil {
 		opts.Usage = &Usage{Input: 100, CacheRead: 20, Output: 12}
 	}
-	var tag [3]byte
-	if _, err := rand.Read(tag[:]); err != nil {
-		t.Fatalf("claudetest: random id tag: %v", err)
-	}
-	f := &FakeModel{opts: opts, run: hex.EncodeToString(tag[:]), attempts: map[string]int{}}
-	f.ctx, f.stop = context.WithCancel(context.Background())
-	f.srv = httptest.NewServer(f) // httptest listens on 127.0.0.1
-	t.Cleanup(f.Close)
+	f := &FakeModel{opts: opts}
+	f.srv = agenttest.NewServer[Request](t, f)
 	return f
 }
 
 // URL is the base URL to give Claude Code as ANTHROPIC_BASE_URL (it
 // appends "/v1/messages").
-func (f *FakeModel) URL() string { return f.srv.URL }
+func (f *FakeModel) URL() string { return f.srv.URL() }
 
 // Requests returns a copy of every model request received so far, in
 // order.
-func (f *FakeModel) Requests() []Request {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]Request(nil), f.reqs...)
-}
+func (f *FakeModel) Requests() []Request { return f.srv.Requests() }
 
 // Close ends any stream in progress and stops the server. It is safe to
 // call more than once.
-func (f *FakeModel) Close() {
-	f.mu.Lock()
-	closed := f.closed
-	f.closed = true
-	f.mu.Unlock()
-	if closed {
-		return
-	}
-	f.stop()
-	f.srv.CloseClientConnections()
-	f.srv.Close()
-}
+func (f *FakeModel) Close() { f.srv.Close() }
 
 // ServeHTTP answers POST /v1/messages (and count_tokens); HEAD is 200,
 // anything else 404.
@@ -133,18 +100,16 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := choose(req)
 	req.Scenario, req.Arg = p.name, p.arg
 
-	f.mu.Lock()
-	req.Seq = len(f.reqs) + 1
-	f.reqs = append(f.reqs, req)
+	req = f.srv.Record(func(seq int) Request {
+		req.Seq = seq
+		return req
+	})
 	failing := false
 	if p.name == "retry" {
 		// Every attempt carries the same conversation: count by session
 		// and prompt.
-		key := req.SessionID + "|" + req.LastPrompt()
-		f.attempts[key]++
-		failing = f.attempts[key] <= f.opts.FailAttempts
+		failing = f.srv.Attempt(req.SessionID+"|"+req.LastPrompt()) <= f.opts.FailAttempts
 	}
-	f.mu.Unlock()
 
 	switch {
 	case p.name == "http 500" || failing:
@@ -154,15 +119,13 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", BadRequestMessage)
 		return
 	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	stopOnClose := context.AfterFunc(f.ctx, cancel)
-	defer stopOnClose()
+	ctx, done := f.srv.StreamContext(r)
+	defer done()
 	model := req.Model
 	if model == "" {
 		model = "claude-fake"
 	}
-	s := newStream(ctx, w, fmt.Sprintf("msg_%s_%d", f.run, req.Seq), model, f.opts.Gap)
+	s := newStream(ctx, w, fmt.Sprintf("msg_%s_%d", f.srv.Tag(), req.Seq), model, f.opts.Gap)
 	f.playScenario(s, req, p)
 }
 
@@ -192,13 +155,4 @@ func words(s string) []string {
 		s = s[i+1:]
 	}
 	return out
-}
-
-// halves splits s into two deltas.
-func halves(s string) []string {
-	h := len(s) / 2
-	for h > 0 && h < len(s) && s[h]&0xC0 == 0x80 {
-		h--
-	}
-	return []string{s[:h], s[h:]}
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // These tests drive the fake over HTTP without Claude Code.
@@ -69,10 +71,7 @@ func TestEveryScenarioKeywordSelectsIt(t *testing.T) {
 }
 
 // sseEvent is one parsed server-sent event.
-type sseEvent struct {
-	Type string
-	Data map[string]any
-}
+type sseEvent = agenttest.SSEEvent
 
 // post sends a streaming Messages request and reads the answer.
 func post(t *testing.T, f *FakeModel, messages ...map[string]any) (int, []sseEvent, string) {
@@ -93,26 +92,7 @@ func post(t *testing.T, f *FakeModel, messages ...map[string]any) (int, []sseEve
 		}
 		return resp.StatusCode, nil, b.String()
 	}
-	var evs []sseEvent
-	sc := bufio.NewScanner(resp.Body)
-	var typ string
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			typ = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			var d map[string]any
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d); err != nil {
-				t.Fatalf("bad data %q: %v", line, err)
-			}
-			if d["type"] != typ {
-				t.Fatalf("event %q carries type %v", typ, d["type"])
-			}
-			evs = append(evs, sseEvent{typ, d})
-		}
-	}
-	return resp.StatusCode, evs, ""
+	return resp.StatusCode, agenttest.ReadSSE(t, resp.Body), ""
 }
 
 // texts joins the text and thinking deltas and lists the tool_use blocks.

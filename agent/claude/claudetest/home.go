@@ -4,8 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // HomeOptions shape the environment Home returns. The zero value gives the
@@ -33,11 +34,11 @@ type HomeOptions struct {
 // DISABLE_TELEMETRY, DISABLE_AUTOUPDATER, DISABLE_ERROR_REPORTING,
 // CLAUDE_CODE_MAX_RETRIES and NO_PROXY=127.0.0.1; nothing else, so no
 // real credential, proxy or CLAUDE_* variable leaks in. Both directories
-// are removed when the test ends. Use EnvValue to read HOME back.
+// are removed when the test ends. Use agenttest.EnvValue to read HOME back.
 func Home(t testing.TB, modelURL string, opts HomeOptions) []string {
 	t.Helper()
-	home := realTempDir(t)
-	tmp := realTempDir(t)
+	home := agenttest.TempDir(t)
+	tmp := agenttest.TempDir(t)
 	if opts.Settings != "" {
 		dir := filepath.Join(home, ".claude")
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -76,31 +77,3 @@ func Home(t testing.TB, modelURL string, opts HomeOptions) []string {
 // APIKey is the Anthropic API key Home gives Claude Code; the fake model
 // accepts any key.
 const APIKey = "sk-ant-fake"
-
-// Workdir makes an empty scratch directory for Claude Code to work in (its
-// cwd: its Bash tool really runs there). It is removed when the test ends.
-// The path has symlinks resolved, as Claude Code reports it.
-func Workdir(t testing.TB) string {
-	t.Helper()
-	return realTempDir(t)
-}
-
-// EnvValue is the value of key in env ("KEY=value" entries), or "".
-func EnvValue(env []string, key string) string {
-	v := ""
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
-}
-
-func realTempDir(t testing.TB) string {
-	t.Helper()
-	d, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatalf("claudetest: %v", err)
-	}
-	return d
-}

@@ -2,8 +2,9 @@ package claudetest
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // playScenario streams the answer for p on s.
@@ -34,21 +35,14 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 		s.toolUse("Read", map[string]any{"file_path": p.arg})
 		stop = "tool_use"
 	case "slow":
-		s.thinking(halves(PlainThinking)...)
-		i := 0
-		if !s.textBlock(func() (string, bool) {
-			if i >= f.opts.SlowDeltas {
-				return "", false
-			}
-			i++
-			return fmt.Sprintf("slow%d ", i-1), true
-		}, f.opts.SlowInterval) {
+		s.thinking(agenttest.Halves(PlainThinking)...)
+		if !s.textBlock(agenttest.NumberedDeltas("slow", f.opts.SlowDeltas), f.opts.SlowInterval) {
 			return
 		}
 	case "say":
 		s.text(words(p.arg)...)
 	default: // plain, and "retry" once it succeeds
-		s.thinking(halves(PlainThinking)...)
+		s.thinking(agenttest.Halves(PlainThinking)...)
 		s.text(words(PlainAnswer)...)
 	}
 	s.finish(stop, u)

@@ -1,35 +1,25 @@
 package claudetest
 
 import (
-	"strings"
-	"unicode"
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // Scenario is one behaviour of the fake model, selected by a keyword in
 // the newest prompt of a request.
-type Scenario struct {
-	// Name is what Request.Scenario records.
-	Name string
-	// Keyword selects the scenario: matched case-insensitively as a whole
-	// word (or words) anywhere in the prompt. A keyword ending in ":" takes
-	// the rest of its line as an argument. "" marks the default.
-	Keyword string
-	// Does says what the fake streams.
-	Does string
-}
+type Scenario = agenttest.Scenario
 
 // Scenarios lists the prompt keywords of the fake model. The first match
 // in this order wins; a prompt that matches none plays "plain".
 var Scenarios = []Scenario{
-	{"http 500", "http 500", "HTTP 500 (api_error) on every attempt: Claude Code retries HomeOptions.MaxRetries times, announcing each retry (system/api_retry), then the turn fails"},
-	{"retry", "retry", "HTTP 500 on the first FailAttempts attempts of the prompt, then the plain answer: Claude Code announces each retry (system/api_retry) and the turn completes"},
-	{"model error", "model error", "HTTP 400 invalid_request_error: Claude Code does not retry, the turn fails"},
-	{"run", "run:", "text, then a Bash tool_use running the rest of the line (Claude Code asks can_use_tool unless it deems the command read-only); then the command's output (CommandAnswerPrefix)"},
-	{"write", "write:", "a Write tool_use writing WriteContent to the path on the rest of the line (Claude Code asks can_use_tool); then EditAnswerPrefix"},
-	{"edit", "edit:", "a Read tool_use of the path on the rest of the line, then an Edit replacing EditOld with EditNew in it (Claude Code asks can_use_tool); then EditAnswerPrefix"},
-	{"slow", "slow", "thinking, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
-	{"say", "say:", "the rest of the line as the answer, word by word, no thinking"},
-	{"plain", "", "a thinking block (PlainThinking in two deltas), then PlainAnswer (markdown) in several deltas"},
+	{Name: "http 500", Keyword: "http 500", Does: "HTTP 500 (api_error) on every attempt: Claude Code retries HomeOptions.MaxRetries times, announcing each retry (system/api_retry), then the turn fails"},
+	{Name: "retry", Keyword: "retry", Does: "HTTP 500 on the first FailAttempts attempts of the prompt, then the plain answer: Claude Code announces each retry (system/api_retry) and the turn completes"},
+	{Name: "model error", Keyword: "model error", Does: "HTTP 400 invalid_request_error: Claude Code does not retry, the turn fails"},
+	{Name: "run", Keyword: "run:", Does: "text, then a Bash tool_use running the rest of the line (Claude Code asks can_use_tool unless it deems the command read-only); then the command's output (CommandAnswerPrefix)"},
+	{Name: "write", Keyword: "write:", Does: "a Write tool_use writing WriteContent to the path on the rest of the line (Claude Code asks can_use_tool); then EditAnswerPrefix"},
+	{Name: "edit", Keyword: "edit:", Does: "a Read tool_use of the path on the rest of the line, then an Edit replacing EditOld with EditNew in it (Claude Code asks can_use_tool); then EditAnswerPrefix"},
+	{Name: "slow", Keyword: "slow", Does: "thinking, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
+	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no thinking"},
+	{Name: "plain", Keyword: "", Does: "a thinking block (PlainThinking in two deltas), then PlainAnswer (markdown) in several deltas"},
 }
 
 // Fixed texts of the scenarios, for assertions.
@@ -101,56 +91,8 @@ func choose(r Request) play {
 
 // scenarioOf matches prompt against Scenarios.
 func scenarioOf(prompt string) play {
-	for _, sc := range Scenarios {
-		if sc.Keyword == "" {
-			continue
-		}
-		if at := findWords(prompt, sc.Keyword); at >= 0 {
-			p := play{name: sc.Name}
-			if strings.HasSuffix(sc.Keyword, ":") {
-				rest := prompt[at+len(sc.Keyword):]
-				if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-					rest = rest[:nl]
-				}
-				p.arg = strings.TrimSpace(rest)
-			}
-			return p
-		}
+	if name, arg, ok := agenttest.MatchScenario(prompt, Scenarios); ok {
+		return play{name: name, arg: arg}
 	}
 	return play{name: "plain"}
-}
-
-// findWords finds kw in s ignoring ASCII case, where the match does not
-// start or end inside a word. It returns the byte index or -1.
-func findWords(s, kw string) int {
-	ls, lk := asciiLower(s), asciiLower(kw) // same byte offsets as s
-	for from := 0; ; {
-		i := strings.Index(ls[from:], lk)
-		if i < 0 {
-			return -1
-		}
-		i += from
-		end := i + len(lk)
-		if !wordByteBefore(ls, i) && !(isWordByte(lk[len(lk)-1]) && end < len(ls) && isWordByte(ls[end])) {
-			return i
-		}
-		from = i + 1
-	}
-}
-
-// asciiLower lowers A-Z only, so byte offsets stay those of s.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
-func wordByteBefore(s string, i int) bool { return i > 0 && isWordByte(s[i-1]) }
-
-func isWordByte(b byte) bool {
-	return b < 0x80 && (unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b)) || b == '_')
 }

@@ -6,103 +6,49 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
-// stream writes one Messages API answer as server-sent events ("event:
-// TYPE" / "data: JSON" pairs). It numbers the content blocks and mints
-// tool_use ids. After a write fails, or the request's context or the fake
-// ends, every method is a no-op returning false, so a scenario can run to
-// its end without checking each step.
+// stream writes one Messages API answer as server-sent events (see
+// agenttest.SSE). It numbers the content blocks and mints tool_use ids.
 type stream struct {
-	ctx   context.Context
-	w     http.ResponseWriter
-	rc    *http.ResponseController
-	gap   time.Duration
+	*agenttest.SSE
 	id    string // message id; tool ids derive from it
 	model string
 	next  int // next content block index
-	dead  bool
 }
 
 func newStream(ctx context.Context, w http.ResponseWriter, id, model string, gap time.Duration) *stream {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Request-Id", "req_"+id)
-	w.WriteHeader(http.StatusOK)
-	return &stream{ctx: ctx, w: w, rc: http.NewResponseController(w), gap: gap, id: id, model: model}
-}
-
-// ok reports whether the stream can still be written.
-func (s *stream) ok() bool {
-	if !s.dead && s.ctx.Err() != nil {
-		s.dead = true
-	}
-	return !s.dead
-}
-
-// event writes one SSE event whose data is fields plus "type".
-func (s *stream) event(typ string, fields map[string]any) bool {
-	if !s.ok() {
-		return false
-	}
-	fields["type"] = typ
-	data, err := json.Marshal(fields)
-	if err != nil {
-		panic(fmt.Sprintf("claudetest: marshal %s: %v", typ, err)) // only our own maps are marshalled
-	}
-	if _, err := fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", typ, data); err != nil {
-		s.dead = true
-		return false
-	}
-	if err := s.rc.Flush(); err != nil {
-		s.dead = true
-		return false
-	}
-	return s.sleep(s.gap)
-}
-
-// sleep pauses for d unless the stream ends first.
-func (s *stream) sleep(d time.Duration) bool {
-	if d <= 0 {
-		return s.ok()
-	}
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return s.ok()
-	case <-s.ctx.Done():
-		s.dead = true
-		return false
-	}
+	w.Header().Set("Request-Id", "req_"+id)
+	return &stream{SSE: agenttest.NewSSE(ctx, w, gap), id: id, model: model}
 }
 
 // start opens the message: message_start (with the input side of u) and a
 // ping.
 func (s *stream) start(u Usage) bool {
-	s.event("message_start", map[string]any{"message": map[string]any{
+	s.Event("message_start", map[string]any{"message": map[string]any{
 		"id": s.id, "type": "message", "role": "assistant", "model": s.model, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil,
 		"usage": map[string]any{"input_tokens": u.Input, "output_tokens": 1,
 			"cache_creation_input_tokens": u.CacheCreation, "cache_read_input_tokens": u.CacheRead},
 	}})
-	return s.event("ping", map[string]any{})
+	return s.Event("ping", map[string]any{})
 }
 
 func (s *stream) blockStart(block map[string]any) int {
 	i := s.next
 	s.next++
-	s.event("content_block_start", map[string]any{"index": i, "content_block": block})
+	s.Event("content_block_start", map[string]any{"index": i, "content_block": block})
 	return i
 }
 
 func (s *stream) delta(i int, delta map[string]any) bool {
-	return s.event("content_block_delta", map[string]any{"index": i, "delta": delta})
+	return s.Event("content_block_delta", map[string]any{"index": i, "delta": delta})
 }
 
 func (s *stream) blockStop(i int) bool {
-	return s.event("content_block_stop", map[string]any{"index": i})
+	return s.Event("content_block_stop", map[string]any{"index": i})
 }
 
 // thinking streams a thinking block made of the given deltas and a
@@ -120,31 +66,17 @@ func (s *stream) thinking(deltas ...string) bool {
 // false ends the block); wait runs before each delta after the first.
 func (s *stream) textBlock(next func() (string, bool), wait time.Duration) bool {
 	i := s.blockStart(map[string]any{"type": "text", "text": ""})
-	for first := true; ; first = false {
-		d, more := next()
-		if !more {
-			break
-		}
-		if !first && !s.sleep(wait) {
-			return false
-		}
-		if !s.delta(i, map[string]any{"type": "text_delta", "text": d}) {
-			return false
-		}
+	if !s.Deltas(next, wait, func(d string) bool {
+		return s.delta(i, map[string]any{"type": "text_delta", "text": d})
+	}) {
+		return false
 	}
 	return s.blockStop(i)
 }
 
 // text streams a text block made of the given deltas.
 func (s *stream) text(deltas ...string) bool {
-	i := 0
-	return s.textBlock(func() (string, bool) {
-		if i >= len(deltas) {
-			return "", false
-		}
-		i++
-		return deltas[i-1], true
-	}, 0)
+	return s.textBlock(agenttest.Deltas(deltas...), 0)
 }
 
 // toolUse streams a tool_use block whose input arrives as JSON in pieces of
@@ -168,7 +100,7 @@ func (s *stream) toolUse(name string, input any) string {
 // finish ends the message with stop (end_turn, tool_use) and the output
 // side of u.
 func (s *stream) finish(stop string, u Usage) bool {
-	s.event("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+	s.Event("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": u.Output}})
-	return s.event("message_stop", map[string]any{})
+	return s.Event("message_stop", map[string]any{})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/codex/codextest"
 )
 
@@ -27,7 +28,7 @@ type rig struct {
 func newRig(t *testing.T, name string, fo codextest.FakeOptions, ho codextest.HomeOptions) *rig {
 	t.Helper()
 	codextest.Binary(t) // skip early without a binary
-	r := &rig{fake: codextest.NewFakeModel(t, fo), dir: codextest.Workdir(t)}
+	r := &rig{fake: codextest.NewFakeModel(t, fo), dir: agenttest.Workdir(t)}
 	r.env = codextest.Home(t, r.fake.URL(), ho)
 	r.server = startAppServer(t, name, r.env, r.dir)
 	r.thread = r.server.startThread(r.dir)
@@ -41,13 +42,7 @@ func TestSmoke(t *testing.T) {
 	a := r.server
 	t.Logf("codex started and thread ready in %v", time.Since(start))
 
-	step := func(name string, f func(t *testing.T)) {
-		t0 := time.Now()
-		if !t.Run(name, f) {
-			t.FailNow()
-		}
-		t.Logf("%s: %v", name, time.Since(t0).Round(time.Millisecond))
-	}
+	step := agenttest.Steps(t)
 
 	step("plain", func(t *testing.T) {
 		ms := a.turn(r.thread, "say hello", map[string]any{"clientUserMessageId": "client-msg-1"}, nil)

@@ -1,14 +1,15 @@
 // Package codextest runs the real Codex CLI (`codex app-server`) offline in
 // tests: it finds the binary (Binary), fakes the model it talks to
 // (FakeModel, an OpenAI Responses API server on 127.0.0.1), and prepares a
-// throw-away CODEX_HOME, HOME and working directory (Home, Workdir).
-// Command starts a codex child that cannot outlive the test. It is a
-// normal package so both agent/codex's tests and the e2e tests can use it.
+// throw-away CODEX_HOME and HOME (Home). What every bridge's tests share
+// (a working directory, a child that cannot outlive the test) is in
+// agent/agenttest. It is a normal package so both agent/codex's tests and
+// the e2e tests can use it.
 //
 //	fake := codextest.NewFakeModel(t, codextest.FakeOptions{})
 //	env := codextest.Home(t, fake.URL(), codextest.HomeOptions{})
-//	dir := codextest.Workdir(t)
-//	cmd, _ := codextest.Command(t, codextest.Binary(t), env, dir, "app-server")
+//	dir := agenttest.Workdir(t)
+//	cmd, _ := agenttest.Command(t, codextest.Binary(t), env, dir, "app-server")
 //
 // # The fake model
 //

@@ -1,17 +1,14 @@
 package codextest
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // FakeOptions tunes a FakeModel. The zero value is ready to use.
@@ -48,18 +45,8 @@ type Usage struct {
 // a scenario chosen from the request (see Scenarios) and records every
 // request. It is safe for concurrent use; it stops when the test ends.
 type FakeModel struct {
-	srv  *httptest.Server
+	srv  *agenttest.Server[Request] // records requests, counts attempts of failing scenarios
 	opts FakeOptions
-	run  string // random tag in every minted id, unique per FakeModel
-
-	closing chan struct{}
-	ctx     context.Context // ends when the fake closes
-	stop    context.CancelFunc
-
-	mu       sync.Mutex
-	reqs     []Request
-	attempts map[string]int // failing scenarios: attempts seen per turn
-	closed   bool
 }
 
 // NewFakeModel starts a fake model for t; it is closed by t.Cleanup.
@@ -83,42 +70,21 @@ func NewFakeModel(t testing.TB, opts FakeOptions) *FakeModel {
 	if opts.Usage == nil {
 		opts.Usage = &Usage{Input: 10, Cached: 0, Output: 5, Reasoning: 1}
 	}
-	var tag [3]byte
-	if _, err := rand.Read(tag[:]); err != nil {
-		t.Fatalf("codextest: random id tag: %v", err)
-	}
-	f := &FakeModel{opts: opts, run: hex.EncodeToString(tag[:]), attempts: map[string]int{}}
-	f.ctx, f.stop = context.WithCancel(context.Background())
-	f.srv = httptest.NewServer(f) // httptest listens on 127.0.0.1
-	t.Cleanup(f.Close)
+	f := &FakeModel{opts: opts}
+	f.srv = agenttest.NewServer[Request](t, f)
 	return f
 }
 
 // URL is the base URL to configure as the provider's base_url: it ends in
 // "/v1" (Codex appends "/responses").
-func (f *FakeModel) URL() string { return f.srv.URL + "/v1" }
+func (f *FakeModel) URL() string { return f.srv.URL() + "/v1" }
 
 // Requests returns a copy of every request received so far, in order.
-func (f *FakeModel) Requests() []Request {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]Request(nil), f.reqs...)
-}
+func (f *FakeModel) Requests() []Request { return f.srv.Requests() }
 
 // Close ends any stream in progress and stops the server. It is safe to
 // call more than once.
-func (f *FakeModel) Close() {
-	f.mu.Lock()
-	closed := f.closed
-	f.closed = true
-	f.mu.Unlock()
-	if closed {
-		return
-	}
-	f.stop()
-	f.srv.CloseClientConnections()
-	f.srv.Close()
-}
+func (f *FakeModel) Close() { f.srv.Close() }
 
 // ServeHTTP answers POST /v1/responses; anything else is 404.
 func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -135,23 +101,19 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	play := choose(req)
 	req.Scenario = play.name
 
-	f.mu.Lock()
-	req.Seq = len(f.reqs) + 1
-	f.reqs = append(f.reqs, req)
+	req = f.srv.Record(func(seq int) Request {
+		req.Seq = seq
+		return req
+	})
 	failing := false
 	if play.name == "retry" || play.name == "disconnect" {
 		// A retried attempt may carry items the failed one completed, so
 		// the key is the turn and its prompt, not the whole input.
-		key := req.TurnID + "|" + req.LastPrompt()
-		f.attempts[key]++
-		failing = f.attempts[key] <= f.opts.FailAttempts
+		failing = f.srv.Attempt(req.TurnID+"|"+req.LastPrompt()) <= f.opts.FailAttempts
 	}
-	f.mu.Unlock()
 
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	stopOnClose := context.AfterFunc(f.ctx, cancel)
-	defer stopOnClose()
+	ctx, done := f.srv.StreamContext(r)
+	defer done()
 
 	if play.name == "http 500" || (play.name == "retry" && failing) {
 		w.Header().Set("Content-Type", "application/json")
@@ -159,6 +121,6 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `{"error":{"message":"fake upstream failure","type":"server_error","code":"server_error"}}`)
 		return
 	}
-	s := newStream(ctx, w, fmt.Sprintf("resp_%s_%d", f.run, req.Seq), f.opts.Gap)
+	s := newStream(ctx, w, fmt.Sprintf("resp_%s_%d", f.srv.Tag(), req.Seq), f.opts.Gap)
 	f.playScenario(s, req, play, failing)
 }

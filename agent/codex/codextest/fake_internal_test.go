@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // These tests drive the fake over HTTP without Codex.
@@ -62,10 +64,7 @@ func TestEveryScenarioKeywordSelectsIt(t *testing.T) {
 }
 
 // sseEvent is one parsed server-sent event.
-type sseEvent struct {
-	Type string
-	Data map[string]any
-}
+type sseEvent = agenttest.SSEEvent
 
 // post sends a Responses request whose input is items and reads the events.
 func post(t *testing.T, f *FakeModel, header http.Header, items ...map[string]any) (int, []sseEvent) {
@@ -80,27 +79,7 @@ func post(t *testing.T, f *FakeModel, header http.Header, items ...map[string]an
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var evs []sseEvent
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	var typ string
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			typ = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			var d map[string]any
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d); err != nil {
-				t.Fatalf("bad data line %q: %v", line, err)
-			}
-			if d["type"] != typ {
-				t.Fatalf("event %q carries type %v", typ, d["type"])
-			}
-			evs = append(evs, sseEvent{typ, d})
-		}
-	}
-	return resp.StatusCode, evs
+	return resp.StatusCode, agenttest.ReadSSE(t, resp.Body)
 }
 
 func user(text string) map[string]any {
@@ -308,7 +287,7 @@ func TestConfigTOML(t *testing.T) {
 			t.Errorf("unexpected variable %s", kv)
 		}
 	}
-	if EnvValue(env, "FAKE_CODEX_API_KEY") != "dummy" || EnvValue(env, "CODEX_HOME") == EnvValue(env, "HOME") {
+	if agenttest.EnvValue(env, "FAKE_CODEX_API_KEY") != "dummy" || agenttest.EnvValue(env, "CODEX_HOME") == agenttest.EnvValue(env, "HOME") {
 		t.Errorf("env %v", env)
 	}
 }

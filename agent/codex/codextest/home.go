@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // HomeOptions shapes the config.toml Home writes. The zero value gives
@@ -39,12 +41,12 @@ type HomeOptions struct {
 // process: PATH (and TMPDIR, LANG when set) from this process, CODEX_HOME,
 // HOME, FAKE_CODEX_API_KEY=dummy, RUST_LOG=error and NO_PROXY=127.0.0.1;
 // nothing else, so no OPENAI_API_KEY, no proxy and no CODEX_* variable
-// leaks in. Both directories are removed when the test ends. Use EnvValue
-// to read CODEX_HOME back (rollout files live in its sessions/ folder).
+// leaks in. Both directories are removed when the test ends. Use
+// agenttest.EnvValue to read CODEX_HOME back (rollout files live in its sessions/ folder).
 func Home(t testing.TB, modelURL string, opts HomeOptions) []string {
 	t.Helper()
-	codexHome := realTempDir(t)
-	home := realTempDir(t)
+	codexHome := agenttest.TempDir(t)
+	home := agenttest.TempDir(t)
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(ConfigTOML(modelURL, opts)), 0o600); err != nil {
 		t.Fatalf("codextest: write config.toml: %v", err)
 	}
@@ -109,34 +111,6 @@ image_generation = false
 		b.WriteString("\n" + opts.ExtraConfig + "\n")
 	}
 	return b.String()
-}
-
-// Workdir makes an empty scratch directory for Codex to work in (its cwd,
-// the workspace-write root). It is removed when the test ends. The path
-// has symlinks resolved, as Codex reports it.
-func Workdir(t testing.TB) string {
-	t.Helper()
-	return realTempDir(t)
-}
-
-// EnvValue is the value of key in env ("KEY=value" entries), or "".
-func EnvValue(env []string, key string) string {
-	v := ""
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
-}
-
-func realTempDir(t testing.TB) string {
-	t.Helper()
-	d, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatalf("codextest: %v", err)
-	}
-	return d
 }
 
 // tomlString quotes s as a TOML basic string.

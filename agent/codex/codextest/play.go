@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // playScenario streams the answer for p on s. failing is true for an
@@ -23,16 +25,16 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
 		s.failed("server_error", "fake model error")
 		return
 	case "disconnect":
-		s.reasoning(halves(PlainReasoning)...)
+		s.reasoning(agenttest.Halves(PlainReasoning)...)
 		d := words(PlainAnswer)
 		if failing {
 			// Half the answer, then end the body without completing the
 			// item or the response: Codex sees the stream close early.
 			id := s.itemID("msg", s.next)
-			s.event("response.output_item.added", map[string]any{"output_index": s.next,
+			s.Event("response.output_item.added", map[string]any{"output_index": s.next,
 				"item": map[string]any{"type": "message", "id": id, "role": "assistant", "content": []any{}}})
 			for _, x := range d[:len(d)/2] {
-				s.event("response.output_text.delta", map[string]any{"item_id": id, "output_index": s.next, "content_index": 0, "delta": x})
+				s.Event("response.output_text.delta", map[string]any{"item_id": id, "output_index": s.next, "content_index": 0, "delta": x})
 			}
 			return
 		}
@@ -57,17 +59,10 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
 		s.reasoning("I will edit ", "the file with apply_patch.")
 		s.functionCall("exec_command", map[string]any{"cmd": "apply_patch <<'EOF'\n" + patchText(p.name == "patch update", file) + "EOF\n"})
 	case "slow":
-		s.reasoning(halves("Streaming slowly.")...)
-		i := 0
-		s.message(func() (string, bool) {
-			if i >= f.opts.SlowDeltas {
-				return "", false
-			}
-			i++
-			return fmt.Sprintf("slow%d ", i-1), true
-		}, f.opts.SlowInterval)
+		s.reasoning(agenttest.Halves("Streaming slowly.")...)
+		s.message(agenttest.NumberedDeltas("slow", f.opts.SlowDeltas), f.opts.SlowInterval)
 	case "long":
-		s.flushEvery = 64
+		s.FlushEvery = 64
 		rest := f.opts.LongText
 		s.message(func() (string, bool) {
 			if rest == "" {
@@ -87,7 +82,7 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
 			}
 		}
 	default: // plain, retry after its failures
-		s.reasoning(halves(PlainReasoning)...)
+		s.reasoning(agenttest.Halves(PlainReasoning)...)
 		s.text(words(PlainAnswer)...)
 	}
 	s.completed(*f.opts.Usage)
@@ -138,15 +133,6 @@ func words(s string) []string {
 		s = s[i+1:]
 	}
 	return out
-}
-
-// halves cuts s in two at a rune boundary near the middle.
-func halves(s string) []string {
-	i := len(s) / 2
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return []string{s[:i], s[i:]}
 }
 
 // cutRunes is the prefix of s holding at most n runes.

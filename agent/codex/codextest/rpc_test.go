@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/codex/codextest"
 )
 
@@ -81,7 +82,7 @@ func (l *lockedBuffer) String() string {
 // it. name labels the transcript dump.
 func startAppServer(t *testing.T, name string, env []string, dir string) *appServer {
 	t.Helper()
-	cmd, _ := codextest.Command(t, codextest.Binary(t), env, dir, "app-server")
+	cmd, _ := agenttest.Command(t, codextest.Binary(t), env, dir, "app-server")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

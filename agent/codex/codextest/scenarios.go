@@ -2,40 +2,32 @@ package codextest
 
 import (
 	"strings"
-	"unicode"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // Scenario is one behaviour of the fake model, selected by a keyword in
 // the newest prompt of a request.
-type Scenario struct {
-	// Name is what Request.Scenario records.
-	Name string
-	// Keyword selects the scenario: matched case-insensitively as a whole
-	// word (or words) anywhere in the prompt. A keyword ending in ":" takes
-	// the rest of its line as an argument. "" marks the default.
-	Keyword string
-	// Does says what the fake streams.
-	Does string
-}
+type Scenario = agenttest.Scenario
 
 // Scenarios lists the prompt keywords of the fake model. The first match
 // in this order wins; a prompt that matches none plays "plain".
 var Scenarios = []Scenario{
-	{"http 500", "http 500", "HTTP 500 with a JSON error body, on every attempt: the turn fails"},
-	{"retry", "retry", "HTTP 500 on the first FailAttempts attempts of the turn, then the plain answer; with HomeOptions.StreamRetries >= FailAttempts Codex emits error{willRetry:true} notices and the turn completes"},
-	{"disconnect", "disconnect", "reasoning and half the plain answer, then the stream ends without response.completed on the first FailAttempts attempts; then the plain answer"},
-	{"model error", "model error", "response.created then response.failed {error:{code:\"server_error\"}}"},
-	{"run sandboxed", "run sandboxed:", "exec_command with the rest of the line as cmd, no escalation: runs in the sandbox without approval (workspace-write)"},
-	{"run", "run:", "exec_command with the rest of the line as cmd, sandbox_permissions require_escalated and a justification: Codex asks item/commandExecution/requestApproval"},
-	{"run command", "run command", "as run: with the command " + DefaultCommand},
-	{"patch update", "patch update:", "exec_command running apply_patch that replaces the line PatchLine of the named file (made by patch:) with PatchUpdatedLine"},
-	{"patch", "patch:", "exec_command running apply_patch that adds the named file holding PatchLine (Codex shows a fileChange item; read-only sandbox asks item/fileChange/requestApproval)"},
-	{"patch file", "patch", "as patch: with the file " + DefaultPatchFile},
-	{"slow", "slow", "reasoning, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
-	{"long", "long", "LongText in LongChunk-character deltas, as fast as possible, no reasoning"},
-	{"say", "say:", "the rest of the line as the answer, word by word, no reasoning"},
-	{"many", "many:", "N answer messages \"message i of N\" in one response (N the rest of the line, at most MaxMany): a long history in one turn"},
-	{"plain", "", "a reasoning item (summary PlainReasoning in two deltas), then PlainAnswer (markdown) in several deltas"},
+	{Name: "http 500", Keyword: "http 500", Does: "HTTP 500 with a JSON error body, on every attempt: the turn fails"},
+	{Name: "retry", Keyword: "retry", Does: "HTTP 500 on the first FailAttempts attempts of the turn, then the plain answer; with HomeOptions.StreamRetries >= FailAttempts Codex emits error{willRetry:true} notices and the turn completes"},
+	{Name: "disconnect", Keyword: "disconnect", Does: "reasoning and half the plain answer, then the stream ends without response.completed on the first FailAttempts attempts; then the plain answer"},
+	{Name: "model error", Keyword: "model error", Does: "response.created then response.failed {error:{code:\"server_error\"}}"},
+	{Name: "run sandboxed", Keyword: "run sandboxed:", Does: "exec_command with the rest of the line as cmd, no escalation: runs in the sandbox without approval (workspace-write)"},
+	{Name: "run", Keyword: "run:", Does: "exec_command with the rest of the line as cmd, sandbox_permissions require_escalated and a justification: Codex asks item/commandExecution/requestApproval"},
+	{Name: "run command", Keyword: "run command", Does: "as run: with the command " + DefaultCommand},
+	{Name: "patch update", Keyword: "patch update:", Does: "exec_command running apply_patch that replaces the line PatchLine of the named file (made by patch:) with PatchUpdatedLine"},
+	{Name: "patch", Keyword: "patch:", Does: "exec_command running apply_patch that adds the named file holding PatchLine (Codex shows a fileChange item; read-only sandbox asks item/fileChange/requestApproval)"},
+	{Name: "patch file", Keyword: "patch", Does: "as patch: with the file " + DefaultPatchFile},
+	{Name: "slow", Keyword: "slow", Does: "reasoning, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
+	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, as fast as possible, no reasoning"},
+	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no reasoning"},
+	{Name: "many", Keyword: "many:", Does: "N answer messages \"message i of N\" in one response (N the rest of the line, at most MaxMany): a long history in one turn"},
+	{Name: "plain", Keyword: "", Does: "a reasoning item (summary PlainReasoning in two deltas), then PlainAnswer (markdown) in several deltas"},
 }
 
 // Fixed texts of the scenarios, for assertions.
@@ -86,56 +78,8 @@ func choose(r Request) play {
 			return play{name: "followup"}
 		}
 	}
-	for _, sc := range Scenarios {
-		if sc.Keyword == "" {
-			continue
-		}
-		if at := findWords(prompt, sc.Keyword); at >= 0 {
-			p := play{name: sc.Name}
-			if strings.HasSuffix(sc.Keyword, ":") {
-				rest := prompt[at+len(sc.Keyword):]
-				if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-					rest = rest[:nl]
-				}
-				p.arg = strings.TrimSpace(rest)
-			}
-			return p
-		}
+	if name, arg, ok := agenttest.MatchScenario(prompt, Scenarios); ok {
+		return play{name: name, arg: arg}
 	}
 	return play{name: "plain"}
-}
-
-// findWords finds kw in s ignoring ASCII case, where the match does not
-// start or end inside a word. It returns the byte index or -1.
-func findWords(s, kw string) int {
-	ls, lk := asciiLower(s), asciiLower(kw) // same byte offsets as s
-	for from := 0; ; {
-		i := strings.Index(ls[from:], lk)
-		if i < 0 {
-			return -1
-		}
-		i += from
-		end := i + len(lk)
-		if !wordByteBefore(ls, i) && !(isWordByte(lk[len(lk)-1]) && end < len(ls) && isWordByte(ls[end])) {
-			return i
-		}
-		from = i + 1
-	}
-}
-
-// asciiLower lowers A-Z only, so byte offsets stay those of s.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
-func wordByteBefore(s string, i int) bool { return i > 0 && isWordByte(s[i-1]) }
-
-func isWordByte(b byte) bool {
-	return b < 0x80 && (unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b)) || b == '_')
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package claudetest
+package agenttest
 
 import "os/exec"
 

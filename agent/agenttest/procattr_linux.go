@@ -1,4 +1,4 @@
-package claudetest
+package agenttest
 
 import (
 	"os/exec"

@@ -1,0 +1,116 @@
+package child
+
+import (
+	"bufio"
+	"io"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func start(t *testing.T, script string) *Process {
+	t.Helper()
+	p, err := Start(Command{Bin: "/bin/sh", Args: []string{"-c", script}, Dir: t.TempDir(), Env: Env(nil, map[string]string{"CHILD_TEST": "set"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	return p
+}
+
+func TestProcessSpeaksOverItsPipes(t *testing.T) {
+	p := start(t, `read line; echo "got $line in $CHILD_TEST $LOOKOUT_X"`)
+	if _, err := io.WriteString(p.Stdin(), "hello\n"); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(p.Stdout()).ReadString('\n')
+	if err != nil || line != "got hello in set \n" {
+		t.Fatalf("read %q, %v", line, err)
+	}
+	<-p.Exited()
+	if r := p.ExitReason(); r != "it exited" {
+		t.Errorf("ExitReason = %q", r)
+	}
+}
+
+func TestExitReasonSaysHowItEndedAndItsLastStderrLine(t *testing.T) {
+	p := start(t, "echo first >&2; echo 'fatal: the last words' >&2; exit 7")
+	io.Copy(io.Discard, p.Stdout())
+	if r := p.ExitReason(); r != "it ended (exit status 7): fatal: the last words" {
+		t.Errorf("ExitReason = %q", r)
+	}
+	long := start(t, "printf '%0500d' 0 >&2; exit 1")
+	<-long.Exited()
+	if n := long.StderrNote(); len(n) > 2+300+len("…") || !strings.HasSuffix(n, "…") {
+		t.Errorf("a long stderr line is not cut: %d bytes", len(n))
+	}
+}
+
+func TestKillEndsTheWholeGroup(t *testing.T) {
+	p := start(t, "sleep 60 & echo $!; wait")
+	var helper int
+	line, _ := bufio.NewReader(p.Stdout()).ReadString('\n')
+	for _, c := range strings.TrimSpace(line) {
+		helper = helper*10 + int(c-'0')
+	}
+	p.Kill()
+	if r := p.ExitReason(); r != "it ended (signal: killed)" {
+		t.Errorf("ExitReason = %q", r)
+	}
+	waitGone(t, helper)
+}
+
+func TestStopClosesStdinThenKills(t *testing.T) {
+	polite := start(t, "cat >/dev/null")
+	begin := time.Now()
+	polite.Stop(5 * time.Second)
+	if time.Since(begin) > 3*time.Second {
+		t.Errorf("a child that ends with its input took %v to stop", time.Since(begin))
+	}
+	if r := polite.ExitReason(); r != "it exited" {
+		t.Errorf("ExitReason = %q", r)
+	}
+	stubborn := start(t, "trap '' HUP; exec 0<&-; sleep 60")
+	stubborn.Stop(100 * time.Millisecond)
+	if r := stubborn.ExitReason(); r != "it ended (signal: killed)" {
+		t.Errorf("ExitReason of a stubborn child = %q", r)
+	}
+}
+
+func TestStartFailsForAMissingProgram(t *testing.T) {
+	if _, err := Start(Command{Bin: "/nonexistent/agent"}); err == nil {
+		t.Fatal("a missing program started")
+	}
+}
+
+// waitGone waits up to 5 s for pid to go.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d outlived its group's kill", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestTailBufferKeepsTheEnd(t *testing.T) {
+	for _, c := range []struct {
+		writes []string
+		want   string
+	}{
+		{[]string{"abc"}, "abc"},
+		{[]string{"abc", "def"}, "cdef"},
+		{[]string{"abcdefgh"}, "efgh"},
+	} {
+		b := &tailBuffer{max: 4}
+		for _, w := range c.writes {
+			b.Write([]byte(w))
+		}
+		if got := b.String(); got != c.want {
+			t.Errorf("after %q: %q, want %q", c.writes, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,12 @@
+//go:build unix && !linux
+
+package child
+
+import "syscall"
+
+// sysProcAttr puts the child in its own process group; without a
+// parent-death signal on this system, the bridge's Close is what stops
+// it.
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
