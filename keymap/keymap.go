@@ -25,7 +25,7 @@ type KeyMap struct {
 	ApproveAll  key.Binding // alt+s: approves it and the like of it for the session, when the agent offers that
 	Unqueue     key.Binding // alt+u: unqueues the selected or newest queued prompt
 	MouseTrack  key.Binding // alt+m: releases or captures the mouse
-	Sessions    key.Binding // ctrl+o: leaves this session for the session picker (lookout attach)
+	Sessions    key.Binding // ctrl+s, ctrl+o: leaves this session for the session picker over the same host
 	TakeBack    key.Binding // alt+e: puts the newest failed prompt's text back in the composer
 	PromptPrev  key.Binding // alt+up: selects the previous prompt (userMessage) in the transcript
 	PromptNext  key.Binding // alt+down: selects the next prompt in the transcript
@@ -97,7 +97,7 @@ func Default() KeyMap {
 		ApproveAll:  b(k("alt+s"), "alt+s", "approve for the session"),
 		Unqueue:     b(k("alt+u"), "alt+u", "unqueue prompt"),
 		MouseTrack:  b(k("alt+m"), "alt+m", "release/capture mouse"),
-		Sessions:    b(k("ctrl+o"), "ctrl+o", "choose another session"),
+		Sessions:    b(k("ctrl+s", "ctrl+o"), "ctrl+s/ctrl+o", "switch session (picker)"),
 		TakeBack:    b(k("alt+e"), "alt+e", "failed prompt back to the composer"),
 		PromptPrev:  b(k("alt+up"), "alt+↑", "previous prompt"),
 		PromptNext:  b(k("alt+down"), "alt+↓", "next prompt"),
