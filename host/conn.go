@@ -200,6 +200,14 @@ func (c *conn) isClosing() bool {
 	return c.closing
 }
 
+// closingWithoutFlush reports whether a close that drops what is queued
+// has begun.
+func (c *conn) closingWithoutFlush() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closing && !c.flush
+}
+
 // closeAfterFlush stops accepting messages and closes the connection with
 // code once what is queued has been written (graceful host shutdown).
 func (c *conn) closeAfterFlush(code int, reason string) {
@@ -252,7 +260,10 @@ func (c *conn) writeLoop() {
 				break
 			}
 			for i := range batch {
-				if i > 0 && !flush && c.isClosing() {
+				// A close that flushes (closeAfterFlush) may begin while this
+				// batch is written: only a close that does not flush drops
+				// the rest, so the state is read again for every message.
+				if i > 0 && c.closingWithoutFlush() {
 					c.dropWritten(batch[i:])
 					break
 				}

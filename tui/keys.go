@@ -61,6 +61,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	composing := m.focus == focusComposer
 	emptyComposer := composing && m.comp.empty()
 
+	if msg.String() == "esc" && m.srch.query != "" && (!composing || emptyComposer) {
+		// Esc first ends a search that is stepping through matches (its
+		// highlights and its rule), before it interrupts or moves focus.
+		m.srch.query, m.srch.older = "", false
+		m.srch.gen++
+		m.dirty = true
+		return nil
+	}
 	switch {
 	case key.Matches(msg, km.Help) && (!composing || emptyComposer || msg.String() == "f1"):
 		m.overlay, m.overlayOff = overlayHelp, 0

@@ -147,3 +147,19 @@ func TestSearchLoadsOlderHistory(t *testing.T) {
 	}
 	d.wantScreen("question 7")
 }
+
+func TestEscEndsASteppingSearchThenLeavesTheTranscript(t *testing.T) {
+	f := newFake(t)
+	kindsSession(f)
+	d := newDriver(t, 90, 40, Options{Source: f})
+	d.keys("tab", "/")
+	d.typeText("rm -rf")
+	d.keys("enter")
+	d.wantScreen("/ rm -rf · ")
+	d.keys("esc")
+	d.noScreen("/ rm -rf")
+	d.noScreen("interrupting") // the first esc ends the search, not the turn
+	d.wantScreen("transcript focused")
+	d.keys("i")
+	d.noScreen("transcript focused")
+}
