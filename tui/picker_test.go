@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/lookout-sh/lookout/sync"
 )
@@ -95,4 +96,26 @@ func TestPickerShowsHumanTimesInAlignedColumns(t *testing.T) {
 		}
 		col = c
 	}
+}
+
+// TestGoldenSessionSwitcher: the picker as ctrl+s shows it over an agent
+// host (new sessions offered), at 80x24, plain and styled.
+func TestGoldenSessionSwitcher(t *testing.T) {
+	now := time.Date(2026, 3, 11, 14, 30, 0, 0, time.UTC)
+	ss := []sync.SessionInfo{
+		{SessionID: "01a2-fix", Title: "Fix the flaky sync test", Status: "running", UpdatedAt: "2026-03-11T14:29:00Z"},
+		{SessionID: "01a2-doc", Title: "Write the agents docs", Status: "idle", UpdatedAt: "2026-03-11T11:02:00Z"},
+		{SessionID: "01a2-old", Title: "", Status: "idle", UpdatedAt: "2026-02-01T08:00:00Z"},
+	}
+	p, err := NewPicker(ss, "codex on 127.0.0.1:7777", "dark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.now = func() time.Time { return now }
+	p.OfferNew()
+	p.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	p.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	content := p.View().Content
+	t.Run("plain", func(t *testing.T) { golden.RequireEqual(t, trimRight(ansi.Strip(content))) })
+	t.Run("styled", func(t *testing.T) { golden.RequireEqual(t, quoteLines(content)) })
 }
