@@ -1,24 +1,14 @@
 package main
 
 import (
-	"bufio"
-	"io"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/lookout-sh/lookout/agent/opencode"
 	"github.com/lookout-sh/lookout/agent/opencode/opencodetest"
 	"github.com/lookout-sh/lookout/host"
-	"github.com/lookout-sh/lookout/host/hosttest"
-	"github.com/lookout-sh/lookout/model"
 )
 
 func TestAgentOpenCodeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
@@ -60,123 +50,11 @@ func TestAgentOpenCodeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
 // restarted host ends the turn hostDeath, and the next turn continues the
 // OpenCode session with its earlier messages.
 func TestOpenCodeHostKill9MidTurn(t *testing.T) {
-	ocBin := opencodetest.Binary(t)
+	bin := opencodetest.Binary(t)
 	fake := opencodetest.NewFakeModel(t, opencodetest.FakeOptions{})
-	env := opencodetest.Home(t, fake.URL(), opencodetest.HomeOptions{})
-	work := opencodetest.Workdir(t)
-	bin := filepath.Join(t.TempDir(), "lookout")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	data := t.TempDir()
-	serve := func(addr string) (*exec.Cmd, string) {
-		cmd := exec.Command(bin, "serve", "--agent", "opencode", "--opencode-bin", ocBin, "--cwd", work, "--addr", addr, "--data", data)
-		cmd.Env = env
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				url, _, _ = strings.Cut(url, " ")
-				go func() { _, _ = io.Copy(io.Discard, stdout) }()
-				return cmd, url
-			}
-		}
-		t.Fatal("lookout serve did not report its address")
-		return nil, ""
-	}
-	dial := func(url string) *hosttest.Client {
-		tok, err := os.ReadFile(host.TokenPath(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, _, err := hosttest.DialURL(url, http.Header{"Authorization": {"Bearer " + string(tok)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(c.Close)
-		return c
-	}
-	proc, url := serve("127.0.0.1:0")
-	c := dial(url)
-	var created struct {
-		SessionID string `json:"sessionId"`
-	}
-	c.MustCall(t, "session/create", map[string]any{}, &created)
-	sid := created.SessionID
-	if _, err := c.Subscribe(sid, "", "", 0); err != nil {
-		t.Fatal(err)
-	}
-	_, first, err := c.Submit(sid, uuid.NewString(), "say: the password is marigold")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev, _, err := c.WaitEvent(nil, hosttest.TurnCompleted(first)); err != nil || ev.Status != model.StatusCompleted {
-		t.Fatalf("first turn: %v %+v", err, ev)
-	}
-	_, turn, err := c.Submit(sid, uuid.NewString(), "slow answer please")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := c.WaitEvent(nil, func(ev *model.Event) bool { return ev.Method == model.MethodItemDelta && ev.Field == "text" }); err != nil {
-		t.Fatal(err)
-	}
-	kids := childrenNamed(proc.Process.Pid, "opencode")
-	if len(kids) != 1 {
-		t.Fatalf("%d opencode children of the host, want its one server", len(kids))
-	}
-	if err := proc.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	proc.Wait()
-	deadline := time.Now().Add(5 * time.Second)
-	for _, pid := range kids {
-		for syscall.Kill(pid, 0) == nil {
-			if time.Now().After(deadline) {
-				t.Fatalf("opencode %d outlived its host", pid)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-
-	_, url = serve(strings.TrimPrefix(strings.TrimSuffix(url, host.WSPath), "ws://"))
-	c = dial(url)
-	sub, err := c.Subscribe(sid, "", "", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := model.NewState(sid)
-	if _, err := st.LoadSnapshot(sid, sub.Epoch, *sub.Snapshot); err != nil {
-		t.Fatal(err)
-	}
-	var answer *model.Item
-	for _, it := range st.Items() {
-		if it.TurnID == turn && it.Kind == model.KindAgentMessage {
-			answer = it
-		}
-	}
-	if answer == nil || answer.Status != model.StatusFailed || answer.EndedBy() != "hostDeath" || !strings.HasPrefix(answer.Text(), "slow0") {
-		t.Errorf("the answer the crash cut off reads %+v, want failed by hostDeath with its streamed text", answer)
-	}
-	if st.ActiveTurn() != nil {
-		t.Errorf("turn %s still active after recovery", st.ActiveTurn().TurnID)
-	}
-	_, next, err := c.Submit(sid, uuid.NewString(), "say: what was the password")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev, _, err := c.WaitEvent(st, hosttest.TurnCompleted(next)); err != nil || ev.Status != model.StatusCompleted {
-		t.Fatalf("the turn after the crash: %v %+v", err, ev)
-	}
-	reqs := fake.TurnRequests()
-	prompts := strings.Join(reqs[len(reqs)-1].Prompts(), "\n")
-	if !strings.Contains(prompts, "the password is marigold") {
-		t.Errorf("the continued session's request lacks the earlier prompt: %q", prompts)
-	}
+	testHostKill9MidTurn(t, kill9Case{agent: "opencode", binFlag: "--opencode-bin", bin: bin, child: "opencode", conversation: "session",
+		env: opencodetest.Home(t, fake.URL(), opencodetest.HomeOptions{}), lastPrompts: func() []string {
+			reqs := fake.TurnRequests()
+			return reqs[len(reqs)-1].Prompts()
+		}})
 }
