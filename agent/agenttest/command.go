@@ -21,11 +21,11 @@ func Command(t testing.TB, bin string, env []string, dir string, args ...string)
 	cmd.Env = env
 	cmd.Dir = dir
 	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.Cancel = func() error { return KillGroup(cmd) }
 	cmd.WaitDelay = 5 * time.Second
 	t.Cleanup(func() {
 		cancel()
-		_ = killGroup(cmd)
+		_ = KillGroup(cmd)
 	})
 	return cmd, cancel
 }

@@ -9,8 +9,9 @@ func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// killGroup sends SIGKILL to cmd's process group, if it was started.
-func killGroup(cmd *exec.Cmd) error {
+// KillGroup sends SIGKILL to the process group of a Command, if it was
+// started.
+func KillGroup(cmd *exec.Cmd) error {
 	if cmd.Process == nil {
 		return nil
 	}

@@ -2,36 +2,17 @@ package opencodetest
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
-)
 
-// Command prepares bin (see Binary) with args, env (see Home) and working
-// directory dir, tied to t: it runs in a process group of its own, dies
-// with the test process (Pdeathsig SIGKILL on Linux), and the whole group
-// is killed when the test ends, or when the returned cancel is called.
-// The caller starts it and must Wait for it.
-func Command(t testing.TB, bin string, env []string, dir string, args ...string) (*exec.Cmd, context.CancelFunc) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = env
-	cmd.Dir = dir
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = 5 * time.Second
-	t.Cleanup(func() {
-		cancel()
-		_ = killGroup(cmd)
-	})
-	return cmd, cancel
-}
+	"github.com/lookout-sh/lookout/agent/agenttest"
+)
 
 // Server is an `opencode serve` started by Serve.
 type Server struct {
@@ -45,7 +26,7 @@ type Server struct {
 
 // Kill ends the server (SIGKILL to its process group) and waits for it.
 func (s *Server) Kill() {
-	_ = killGroup(s.Cmd)
+	_ = agenttest.KillGroup(s.Cmd)
 	<-s.Exited
 }
 
@@ -64,7 +45,7 @@ func Serve(t testing.TB, bin string, env []string, dir string, port string) *Ser
 		port = strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 		l.Close()
 	}
-	cmd, _ := Command(t, bin, env, dir, "serve", "--hostname", "127.0.0.1", "--port", port)
+	cmd, _ := agenttest.Command(t, bin, env, dir, "serve", "--hostname", "127.0.0.1", "--port", port)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -101,4 +82,16 @@ func Serve(t testing.TB, bin string, env []string, dir string, port string) *Ser
 		t.Fatalf("opencodetest: opencode serve did not say where it listens within a minute")
 	}
 	return nil
+}
+
+// lockedWriter lets the server's stderr be read while it is written.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
