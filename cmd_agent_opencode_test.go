@@ -3,12 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/lookout-sh/lookout/agent/opencode"
 	"github.com/lookout-sh/lookout/agent/opencode/opencodetest"
-	"github.com/lookout-sh/lookout/host"
 )
 
 func TestAgentOpenCodeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
@@ -17,32 +15,13 @@ func TestAgentOpenCodeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := t.TempDir()
-	cases := []struct {
-		name string
-		args []string
-		want []string
-	}{
+	cases := []refusal{
 		{"lookout, missing", []string{"--agent", "opencode", "--opencode-bin", "/nonexistent/opencode", "--data", data}, []string{"not found", "npm install"}},
 		{"serve, missing", []string{"serve", "--agent", "opencode", "--opencode-bin", "/nonexistent/opencode", "--data", data, "--addr", "127.0.0.1:0"}, []string{"not found", "npm install"}},
 		{"serve, too old", []string{"serve", "--agent", "opencode", "--opencode-bin", old, "--data", data, "--addr", "127.0.0.1:0"}, []string{"1.0.0 is too old", opencode.MinVersion}},
 		{"serve, a bad server URL", []string{"serve", "--agent", "opencode", "--opencode-url", "localhost:4096", "--data", data, "--addr", "127.0.0.1:0"}, []string{"--opencode-url", "http"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, stderr, code := runCLIErr(t, c.args...)
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d", code, exitUsage)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q lacks %q", stderr, w)
-				}
-			}
-			if _, err := os.Stat(host.JournalPath(data)); err == nil {
-				t.Error("a host started before the agent was checked")
-			}
-		})
-	}
+	testRefusedBeforeStart(t, data, cases)
 }
 
 // TestOpenCodeHostKill9MidTurn kills a `lookout serve --agent opencode`
