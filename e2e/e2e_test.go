@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -123,8 +122,10 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
+// goTool is the go command that runs this test: `go test` puts its own
+// GOROOT/bin first on PATH.
 func goTool() string {
-	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+	if p, err := exec.LookPath("go"); err == nil {
 		return p
 	}
 	return "go"
