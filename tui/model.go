@@ -353,7 +353,6 @@ func (m *Model) setTheme(th themes.Theme) {
 	m.theme = th
 	m.r.SetTheme(th)
 	m.tr.theme = th
-	m.tr.pendCache = nil
 	m.comp.setTheme(th)
 	m.dirty = true
 }

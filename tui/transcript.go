@@ -42,12 +42,10 @@ type transcript struct {
 	spinner  string
 	now      time.Time // the frame's clock, for message time stamps (stamps.go)
 
-	pendCache map[string]pendCacheEntry
-
 	// failed are the UI's failed prompts (failed.go), placed like pending
 	// entries; failHint says how to take one back.
 	failed   []model.PendingEntry
-	failNote map[string]failedPrompt
+	failNote map[string]render.FailedNote
 	failHint string
 
 	// newBelow is set when rows changed at the bottom while not following.
@@ -111,10 +109,10 @@ func (t *transcript) setView(v *model.View, loading bool) {
 // next setView).
 func (t *transcript) setFailed(fs []failedPrompt) {
 	t.failed = t.failed[:0]
-	t.failNote = make(map[string]failedPrompt, len(fs))
+	t.failNote = make(map[string]render.FailedNote, len(fs))
 	for _, f := range fs {
 		t.failed = append(t.failed, f.entry)
-		t.failNote[f.entry.CommandID] = f
+		t.failNote[f.entry.CommandID] = render.FailedNote{Verdict: f.verdict, Reason: f.reason, Hint: t.failHint}
 	}
 }
 
@@ -410,45 +408,15 @@ func (t *transcript) decorate() {
 	}
 }
 
-// pendingLines renders a pending entry, cached by (commandId, status,
-// text, width, selection); the renderer does not cache pending entries.
+// pendingLines renders a pending row: an in-flight prompt, or a failed
+// one with its note (the renderer caches both).
 func (t *transcript) pendingLines(p model.PendingEntry, w int) []string {
+	var note *render.FailedNote
+	if n, ok := t.failNote[p.CommandID]; ok && p.Status == pendingFailed {
+		note = &n
+	}
 	sel := t.hasSel && t.sel.pending && t.sel.id == p.CommandID
-	key := pendKey{p.CommandID, p.Status, len(p.Text), w, sel}
-	if c, ok := t.pendCache[p.CommandID]; ok && c.key == key {
-		return c.lines
-	}
-	var ls []string
-	if f, ok := t.failNote[p.CommandID]; ok && p.Status == pendingFailed {
-		ls = t.r.FailedPrompt(p, f.verdict, f.reason, t.failHint, w)
-	} else {
-		ls = t.r.Pending(p, w)
-	}
-	if sel {
-		ls = append([]string(nil), ls...)
-		for i, l := range ls {
-			if strings.HasPrefix(l, "  ") {
-				ls[i] = t.theme.Selected.Render("▌") + " " + l[2:]
-			}
-		}
-	}
-	if t.pendCache == nil || len(t.pendCache) > 64 {
-		t.pendCache = map[string]pendCacheEntry{}
-	}
-	t.pendCache[p.CommandID] = pendCacheEntry{key, ls}
-	return ls
-}
-
-type pendKey struct {
-	cid    string
-	status model.PendingStatus
-	n, w   int
-	sel    bool
-}
-
-type pendCacheEntry struct {
-	key   pendKey
-	lines []string
+	return t.r.PendingRow(p, note, w, render.ItemOptions{Selected: sel})
 }
 
 // blanks holds runs of spaces by width, so blank lines cost nothing.
