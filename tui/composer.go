@@ -122,6 +122,18 @@ func (c *composer) browsing() bool {
 	return c.histIdx >= 0 && c.histIdx < len(c.browse) && c.ta.Value() == c.browse[c.histIdx]
 }
 
+// setSessionPrompts hands the composer the session's prompts, oldest
+// first, for the next history walk.
+func (c *composer) setSessionPrompts(prompts []string) { c.session = prompts }
+
+// historyPosition is the history entry shown (i of n) while browsing.
+func (c *composer) historyPosition() (i, n int, ok bool) {
+	if len(c.browse) == 0 || !c.browsing() {
+		return 0, 0, false
+	}
+	return c.histIdx, len(c.browse), true
+}
+
 // historyPrev shows the previous prompt; it reports whether it applied
 // (empty composer or already browsing, and older history exists).
 func (c *composer) historyPrev() bool {

@@ -103,7 +103,6 @@ func (m *Model) syncFailedRows() {
 	m.tr.setFailed(m.failed)
 	if m.view != nil {
 		m.tr.setView(m.view, m.snap.HistoryLoading)
-		m.tr.reselect()
 	}
 	m.dirty = true
 }

@@ -64,9 +64,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "esc" && m.srch.query != "" && (!composing || emptyComposer) {
 		// Esc first ends a search that is stepping through matches (its
 		// highlights and its rule), before it interrupts or moves focus.
-		m.srch.query, m.srch.older = "", false
-		m.srch.gen++
-		m.dirty = true
+		m.srch.stop()
 		return nil
 	}
 	switch {
@@ -87,10 +85,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.setTurnNotice("interrupting the running turn…", m.view.ActiveTurn.TurnID)
 		return tea.Batch(call(m.src.Interrupt), m.expireNotice())
 	case key.Matches(msg, km.PageUp):
-		m.tr.scroll(-m.page())
+		m.tr.scroll(-m.tr.page())
 		return nil
 	case key.Matches(msg, km.PageDown):
-		m.tr.scroll(m.page())
+		m.tr.scroll(m.tr.page())
 		return nil
 	case key.Matches(msg, km.Retry):
 		return m.retry()
@@ -126,8 +124,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return m.transcriptKey(msg)
 }
-
-func (m *Model) page() int { return max(1, m.tr.height-2) }
 
 func (m *Model) turnRunning() bool { return m.view != nil && m.view.ActiveTurn != nil }
 
@@ -238,21 +234,15 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.LineDown):
 		m.tr.scroll(1)
 	case key.Matches(msg, km.HalfUp):
-		m.tr.scroll(-max(1, m.tr.height/2))
+		m.tr.scroll(-m.tr.halfPage())
 	case key.Matches(msg, km.HalfDown):
-		m.tr.scroll(max(1, m.tr.height/2))
+		m.tr.scroll(m.tr.halfPage())
 	case key.Matches(msg, km.TopAlt):
 		m.tr.toTop()
 	case key.Matches(msg, km.BottomAlt):
 		m.tr.toBottom()
 	case key.Matches(msg, km.Toggle):
-		if row, ok := m.tr.selectedRow(); ok && row.Item != nil {
-			id := row.Item.ID
-			m.tr.expanded[id] = !m.tr.expanded[id]
-			if !m.tr.expanded[id] {
-				delete(m.tr.expanded, id)
-			}
-		}
+		m.tr.toggleSelected()
 	case key.Matches(msg, km.PromptPrevT):
 		return m.jumpPrompt(-1)
 	case key.Matches(msg, km.PromptNextT):

@@ -180,8 +180,7 @@ func New(opts Options) (*Model, error) {
 	}
 	m.after = tea.Tick
 	m.r = render.New(th)
-	m.tr = newTranscript(m.r, th)
-	m.tr.failHint = bindingKeys(m.km.TakeBackT) + " (" + bindingKeys(m.km.TakeBack) + " anywhere) puts it back in the composer"
+	m.tr = newTranscript(m.r, th, bindingKeys(m.km.TakeBackT)+" ("+bindingKeys(m.km.TakeBack)+" anywhere) puts it back in the composer")
 	m.comp = newComposer(m.km, th)
 	if opts.Draft != "" {
 		m.comp.setValue(opts.Draft)
@@ -340,9 +339,8 @@ func (m *Model) pull() {
 	if snap.View != nil && (m.view == nil || snap.View != m.view || snap.View.Gen != m.viewGen) {
 		m.view, m.viewGen = snap.View, snap.View.Gen
 		m.tr.setView(snap.View, snap.HistoryLoading)
-		m.tr.reselect()
 	} else {
-		m.tr.loading = snap.HistoryLoading
+		m.tr.setLoading(snap.HistoryLoading)
 	}
 	m.endTurnNotice()
 	m.diag.observe(snap, m.now())
@@ -352,7 +350,7 @@ func (m *Model) pull() {
 func (m *Model) setTheme(th themes.Theme) {
 	m.theme = th
 	m.r.SetTheme(th)
-	m.tr.theme = th
+	m.tr.setTheme(th)
 	m.comp.setTheme(th)
 	m.dirty = true
 }
@@ -451,7 +449,7 @@ func (m *Model) expireNotice() tea.Cmd {
 // (tab selects the bottom visible row again).
 func (m *Model) focusComposer() tea.Cmd {
 	m.focus = focusComposer
-	m.tr.hasSel = false
+	m.tr.clearSelection()
 	m.dirty = true
 	return m.comp.focus()
 }
@@ -492,18 +490,16 @@ func (m *Model) refresh() tea.Cmd {
 		body, m.overlayOff = pageLines(m.theme, diagnosticsTitle(m.theme, m.km, len(m.diag.entries)),
 			diagnosticsBody(m.theme, m.diag.entries, m.now(), w), m.overlayOff, w, h-compH-1)
 	default:
-		m.tr.width, m.tr.height = w, max(transH, 0)
-		m.tr.spinner, m.tr.now = "", m.now()
+		spinner := ""
 		if m.online() {
-			m.tr.spinner = m.spinner()
+			spinner = m.spinner()
 		}
-		m.tr.layout()
-		body = m.highlight(m.tr.lines)
+		body = m.highlight(m.tr.layout(w, max(transH, 0), spinner, m.now()))
 		cmd = m.maybeLoadOlder()
 	}
 	label := m.theme.Muted.Render("prompt ")
-	if n := len(m.comp.browse); n > 0 && m.comp.browsing() {
-		label = m.theme.Muted.Render("history " + itoa(m.comp.histIdx+1) + "/" + itoa(n) + " ")
+	if i, n, ok := m.comp.historyPosition(); ok {
+		label = m.theme.Muted.Render("history " + itoa(i+1) + "/" + itoa(n) + " ")
 	}
 	switch {
 	case m.confirmQuit:
@@ -561,7 +557,7 @@ func (m *Model) spinnerIfActive() string {
 // window in place when the page arrives, loading continues only while the
 // content does not fill the screen.
 func (m *Model) maybeLoadOlder() tea.Cmd {
-	if !m.tr.atTop || m.view == nil || !m.view.HasOlder || m.snap.HistoryLoading {
+	if !m.tr.showsTop() || m.view == nil || !m.view.HasOlder || m.snap.HistoryLoading {
 		return nil
 	}
 	key := m.tr.oldestKey()

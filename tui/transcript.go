@@ -74,9 +74,17 @@ type tailSig struct {
 	st  model.PendingStatus
 }
 
-func newTranscript(r *render.Renderer, t themes.Theme) *transcript {
-	return &transcript{r: r, theme: t, follow: true, expanded: map[string]bool{}}
+// newTranscript makes an empty transcript that follows the bottom.
+// failHint says how to take a failed prompt back (shown on its row).
+func newTranscript(r *render.Renderer, t themes.Theme, failHint string) *transcript {
+	return &transcript{r: r, theme: t, failHint: failHint, follow: true, expanded: map[string]bool{}}
 }
+
+// setTheme switches the transcript's own styles (the renderer has its own).
+func (t *transcript) setTheme(th themes.Theme) { t.theme = th }
+
+// setLoading says whether a page of older history is in flight.
+func (t *transcript) setLoading(loading bool) { t.loading = loading }
 
 // contentWidth is the width handed to the renderer (which draws its own
 // selection gutter): the area minus a one-column scrollbar.
@@ -85,12 +93,26 @@ func (t *transcript) contentWidth() int { return max(1, t.width-1) }
 // vcount is the number of virtual rows (header + rows).
 func (t *transcript) vcount() int { return len(t.set.rows) + 1 }
 
-// setView rebuilds the rows from a new View.
+// setView rebuilds the rows from a new View and finds the selection
+// again (reselect).
 func (t *transcript) setView(v *model.View, loading bool) {
 	t.set.build(v, t.failed)
 	t.hasOlder, t.loading = v.HasOlder, loading
-	sig := tailSig{n: len(t.set.rows)}
-	if n := len(t.set.rows); n > 0 {
+	sig := t.tail()
+	// Rows prepended above (older history) change only n: not new below.
+	if !t.follow && (sig.id != t.tailSig.id || sig.ver != t.tailSig.ver || sig.st != t.tailSig.st) {
+		t.newBelow = true
+	}
+	t.tailSig = sig
+	t.reselect()
+}
+
+// tail is the signature of the bottom row: what changes when something
+// happens below.
+func (t *transcript) tail() tailSig {
+	n := len(t.set.rows)
+	sig := tailSig{n: n}
+	if n > 0 {
 		last := t.set.rows[n-1]
 		if last.Item != nil {
 			sig.id, sig.ver = last.Item.ID, last.Item.Version
@@ -98,11 +120,7 @@ func (t *transcript) setView(v *model.View, loading bool) {
 			sig.id, sig.st = "pending:"+last.Pending.CommandID, last.Pending.Status
 		}
 	}
-	// Rows prepended above (older history) change only n: not new below.
-	if !t.follow && (sig.id != t.tailSig.id || sig.ver != t.tailSig.ver || sig.st != t.tailSig.st) {
-		t.newBelow = true
-	}
-	t.tailSig = sig
+	return sig
 }
 
 // setFailed replaces the failed prompts shown (rows are rebuilt by the
@@ -262,9 +280,19 @@ func (t *transcript) setAnchor(v, off int) {
 	t.anchor, t.anchorOff = t.refAt(v), off
 }
 
-// layout computes the visible window into t.lines (exactly t.height
-// lines, each exactly t.width columns, scrollbar included).
-func (t *transcript) layout() {
+// layout lays out a window of width by height cells (scrollbar included)
+// and returns its lines, exactly height of them, each exactly width
+// columns. spinner is drawn on running items ("" for a static mark); now
+// is the frame's clock, for time stamps.
+func (t *transcript) layout(width, height int, spinner string, now time.Time) []string {
+	t.width, t.height, t.spinner, t.now = width, height, spinner, now
+	t.lay()
+	return t.lines
+}
+
+// lay computes the visible window into t.lines (exactly t.height lines,
+// each exactly t.width columns, scrollbar included).
+func (t *transcript) lay() {
 	h := t.height
 	t.lines, t.lineRow, t.lineBody = t.lines[:0], t.lineRow[:0], t.lineBody[:0]
 	if h <= 0 || t.width <= 0 {
@@ -326,11 +354,11 @@ func (t *transcript) keepSelectionVisible() bool {
 // selectBottom selects the bottom row with content on screen.
 func (t *transcript) selectBottom() {
 	if _, last, ok := t.visibleRows(); ok {
-		t.sel, t.hasSel = t.set.refOf(last), true
+		t.selectRow(last)
 		return
 	}
 	if n := len(t.set.rows); n > 0 {
-		t.sel, t.hasSel = t.set.refOf(n-1), true
+		t.selectRow(n - 1)
 	}
 }
 
@@ -451,36 +479,26 @@ func (t *transcript) scroll(delta int) {
 		if delta > 0 {
 			return
 		}
-		t.follow = false
+		t.unfollow()
 		t.setAnchor(t.topV, t.topOff)
-		t.captureTail()
 	}
 	t.anchorOff += delta
 }
 
-// captureTail records the current tail so that only later changes count
-// as "new below".
-func (t *transcript) captureTail() {
-	t.newBelow = false
-	n := len(t.set.rows)
-	sig := tailSig{n: n}
-	if n > 0 {
-		last := t.set.rows[n-1]
-		if last.Item != nil {
-			sig.id, sig.ver = last.Item.ID, last.Item.Version
-		} else {
-			sig.id, sig.st = "pending:"+last.Pending.CommandID, last.Pending.Status
-		}
+// unfollow stops following the bottom. Only what changes at the bottom
+// from now on counts as "new below"; the caller sets the anchor.
+func (t *transcript) unfollow() {
+	if !t.follow {
+		return
 	}
-	t.tailSig = sig
+	t.follow = false
+	t.newBelow = false
+	t.tailSig = t.tail()
 }
 
 // toTop jumps to the header line (the very top).
 func (t *transcript) toTop() {
-	if t.follow {
-		t.captureTail()
-	}
-	t.follow = false
+	t.unfollow()
 	t.anchor, t.anchorOff = rowRef{header: true}, 0
 }
 
@@ -554,7 +572,7 @@ func (t *transcript) move(dir int) {
 	default:
 		i = len(t.set.rows) - 1
 	}
-	t.sel, t.hasSel = t.set.refOf(i), true
+	t.selectRow(i)
 	t.reveal(i)
 }
 
@@ -568,10 +586,7 @@ func (t *transcript) reveal(i int) {
 		return
 	}
 	if v < t.topV || (v == t.topV && t.topOff > 0) {
-		if t.follow {
-			t.captureTail()
-		}
-		t.follow = false
+		t.unfollow()
 		t.setAnchor(v, 0)
 		return
 	}
@@ -590,10 +605,7 @@ func (t *transcript) reveal(i int) {
 		t.toBottom()
 		return
 	}
-	if t.follow {
-		t.captureTail()
-	}
-	t.follow = false
+	t.unfollow()
 	if t.heightOf(v) > h || d > 4*h {
 		t.setAnchor(v, 0)
 		return
@@ -607,10 +619,45 @@ func (t *transcript) selectAtLine(y int) bool {
 	if y < 0 || y >= len(t.lineRow) || t.lineRow[y] < 1 {
 		return false
 	}
-	i := t.lineRow[y] - 1
-	t.sel, t.hasSel = t.set.refOf(i), true
+	t.selectRow(t.lineRow[y] - 1)
 	return true
 }
+
+// selectRow selects row i.
+func (t *transcript) selectRow(i int) { t.sel, t.hasSel = t.set.refOf(i), true }
+
+// clearSelection drops the selection (the marker goes).
+func (t *transcript) clearSelection() { t.hasSel = false }
+
+// toggleSelected expands the selected item, or collapses it.
+func (t *transcript) toggleSelected() {
+	row, ok := t.selectedRow()
+	if !ok || row.Item == nil {
+		return
+	}
+	if id := row.Item.ID; t.expanded[id] {
+		delete(t.expanded, id)
+	} else {
+		t.expanded[id] = true
+	}
+}
+
+// rows are the transcript's rows, oldest first (shared: read only).
+func (t *transcript) rows() []model.Row { return t.set.rows }
+
+// page is how far a page scroll moves: the window less two lines of
+// context.
+func (t *transcript) page() int { return max(1, t.height-2) }
+
+// halfPage is half the window.
+func (t *transcript) halfPage() int { return max(1, t.height/2) }
+
+// showsTop reports whether the last layout had the header line on screen.
+func (t *transcript) showsTop() bool { return t.atTop }
+
+// olderAvailable reports whether the host holds older history than the
+// rows.
+func (t *transcript) olderAvailable() bool { return t.hasOlder }
 
 // selectedRow returns the selected row.
 func (t *transcript) selectedRow() (model.Row, bool) {
