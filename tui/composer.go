@@ -42,7 +42,7 @@ func newComposer(km keymap.KeyMap, t themes.Theme) composer {
 	ta.DynamicHeight = true
 	ta.MinHeight = 1
 	ta.MaxContentHeight = 9000 // input is never blocked by MaxHeight
-	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys(km.Newline.Keys()...))
+	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys(km.Composer.Newline.Keys()...))
 	// Paging belongs to the transcript.
 	ta.KeyMap.PageUp = key.NewBinding(key.WithDisabled())
 	ta.KeyMap.PageDown = key.NewBinding(key.WithDisabled())

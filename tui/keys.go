@@ -29,7 +29,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.setNotice("kept the draft", false)
 		return m.expireNotice()
 	}
-	if key.Matches(msg, km.Quit) {
+	if key.Matches(msg, km.Global.Quit) {
 		return m.ctrlC()
 	}
 	if m.quitArmed {
@@ -41,7 +41,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.overlay {
 	case overlayHelp:
-		if key.Matches(msg, km.HelpClose) {
+		if key.Matches(msg, km.Help.Close) {
 			m.overlay = overlayNone
 			return nil
 		}
@@ -49,9 +49,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case overlayDiagnostics:
 		switch {
-		case key.Matches(msg, km.Diagnostics) || msg.String() == "esc" || msg.String() == "q":
+		case key.Matches(msg, km.Global.Diagnostics) || msg.String() == "esc" || msg.String() == "q":
 			m.overlay = overlayNone
-		case key.Matches(msg, km.Help):
+		case key.Matches(msg, km.Global.Help):
 			m.overlay, m.overlayOff = overlayHelp, 0
 		default:
 			m.scrollOverlay(msg)
@@ -68,55 +68,55 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, km.Help) && (!composing || emptyComposer || msg.String() == "f1"):
+	case key.Matches(msg, km.Global.Help) && (!composing || emptyComposer || msg.String() == "f1"):
 		m.overlay, m.overlayOff = overlayHelp, 0
 		return nil
-	case key.Matches(msg, km.Diagnostics) && (!composing || emptyComposer || msg.String() == "f2"):
+	case key.Matches(msg, km.Global.Diagnostics) && (!composing || emptyComposer || msg.String() == "f2"):
 		m.openDiagnostics()
 		return nil
-	case key.Matches(msg, km.FocusNext):
+	case key.Matches(msg, km.Global.FocusNext):
 		if composing {
 			m.focusTranscript()
 			m.tr.selectBottom()
 			return nil
 		}
 		return m.focusComposer()
-	case key.Matches(msg, km.Interrupt) && m.turnRunning():
+	case key.Matches(msg, km.Global.Interrupt) && m.turnRunning():
 		m.setTurnNotice("interrupting the running turn…", m.view.ActiveTurn.TurnID)
 		return tea.Batch(call(m.src.Interrupt), m.expireNotice())
-	case key.Matches(msg, km.PageUp):
+	case key.Matches(msg, km.Global.PageUp):
 		m.tr.scroll(-m.tr.page())
 		return nil
-	case key.Matches(msg, km.PageDown):
+	case key.Matches(msg, km.Global.PageDown):
 		m.tr.scroll(m.tr.page())
 		return nil
-	case key.Matches(msg, km.Retry):
+	case key.Matches(msg, km.Global.Retry):
 		return m.retry()
-	case key.Matches(msg, km.Approve):
+	case key.Matches(msg, km.Global.Approve):
 		return m.respond("approve")
-	case key.Matches(msg, km.Deny):
+	case key.Matches(msg, km.Global.Deny):
 		return m.respond("deny")
-	case key.Matches(msg, km.ApproveAll):
+	case key.Matches(msg, km.Global.ApproveAll):
 		return m.respond("approveForSession")
-	case key.Matches(msg, km.Unqueue):
+	case key.Matches(msg, km.Global.Unqueue):
 		return m.unqueue()
-	case key.Matches(msg, km.MouseTrack):
+	case key.Matches(msg, km.Global.MouseTrack):
 		return m.toggleMouse()
-	case key.Matches(msg, km.Sessions):
+	case key.Matches(msg, km.Global.Sessions):
 		return m.chooseSession()
-	case key.Matches(msg, km.TakeBack):
+	case key.Matches(msg, km.Global.TakeBack):
 		return m.takeBack()
-	case key.Matches(msg, km.PromptPrev):
+	case key.Matches(msg, km.Global.PromptPrev):
 		m.focusTranscript()
 		return m.jumpPrompt(-1)
-	case key.Matches(msg, km.PromptNext):
+	case key.Matches(msg, km.Global.PromptNext):
 		m.focusTranscript()
 		return m.jumpPrompt(1)
-	case key.Matches(msg, km.Export):
+	case key.Matches(msg, km.Global.Export):
 		return m.export()
-	case key.Matches(msg, km.Editor):
+	case key.Matches(msg, km.Global.Editor):
 		return m.openEditor()
-	case key.Matches(msg, km.SearchAny) && m.overlay == overlayNone:
+	case key.Matches(msg, km.Global.Search) && m.overlay == overlayNone:
 		return m.openSearch()
 	}
 	if composing {
@@ -178,19 +178,19 @@ func (m *Model) guarded(action, letter, alt string, act func() tea.Cmd) tea.Cmd 
 func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
 	km := m.km
 	switch {
-	case key.Matches(msg, km.Send):
+	case key.Matches(msg, km.Composer.Send):
 		return m.send()
-	case key.Matches(msg, km.HistoryPrev) && m.sessionPrompts() && m.comp.historyPrev():
+	case key.Matches(msg, km.Composer.HistoryPrev) && m.sessionPrompts() && m.comp.historyPrev():
 		return nil
-	case key.Matches(msg, km.HistoryNext) && m.comp.historyNext():
+	case key.Matches(msg, km.Composer.HistoryNext) && m.comp.historyNext():
 		return nil
-	case key.Matches(msg, km.Top) && m.comp.empty():
+	case key.Matches(msg, km.Composer.Top) && m.comp.empty():
 		m.tr.toTop()
 		return nil
-	case key.Matches(msg, km.Bottom) && m.comp.empty():
+	case key.Matches(msg, km.Composer.Bottom) && m.comp.empty():
 		m.tr.toBottom()
 		return nil
-	case key.Matches(msg, km.Interrupt) && m.comp.empty():
+	case key.Matches(msg, km.Global.Interrupt) && m.comp.empty():
 		// Nothing runs: esc moves to the transcript.
 		m.focusTranscript()
 		return nil
@@ -206,9 +206,9 @@ func (m *Model) send() tea.Cmd {
 	}
 	if m.sessionMissing() {
 		// Nowhere to send it: keep the draft, say why and what to do.
-		what := bindingKeys(m.km.Retry) + " retries"
+		what := bindingKeys(m.km.Global.Retry) + " retries"
 		if m.opts.OfferSessions {
-			what = bindingKeys(m.km.Sessions) + " chooses another session"
+			what = bindingKeys(m.km.Global.Sessions) + " chooses another session"
 		}
 		m.setNotice("not sent: this session does not exist on the host · "+what, true)
 		return m.expireNotice()
@@ -223,62 +223,62 @@ func (m *Model) send() tea.Cmd {
 func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	km := m.km
 	switch {
-	case key.Matches(msg, km.QuitT):
+	case key.Matches(msg, km.Transcript.Quit):
 		return m.guarded("quit", "q", "", func() tea.Cmd { return tea.Quit })
-	case key.Matches(msg, km.SelectPrev):
+	case key.Matches(msg, km.Transcript.SelectPrev):
 		m.tr.move(-1)
-	case key.Matches(msg, km.SelectNext):
+	case key.Matches(msg, km.Transcript.SelectNext):
 		m.tr.move(1)
-	case key.Matches(msg, km.LineUp):
+	case key.Matches(msg, km.Transcript.LineUp):
 		m.tr.scroll(-1)
-	case key.Matches(msg, km.LineDown):
+	case key.Matches(msg, km.Transcript.LineDown):
 		m.tr.scroll(1)
-	case key.Matches(msg, km.HalfUp):
+	case key.Matches(msg, km.Transcript.HalfUp):
 		m.tr.scroll(-m.tr.halfPage())
-	case key.Matches(msg, km.HalfDown):
+	case key.Matches(msg, km.Transcript.HalfDown):
 		m.tr.scroll(m.tr.halfPage())
-	case key.Matches(msg, km.TopAlt):
+	case key.Matches(msg, km.Transcript.Top):
 		m.tr.toTop()
-	case key.Matches(msg, km.BottomAlt):
+	case key.Matches(msg, km.Transcript.Bottom):
 		m.tr.toBottom()
-	case key.Matches(msg, km.Toggle):
+	case key.Matches(msg, km.Transcript.Toggle):
 		m.tr.toggleSelected()
-	case key.Matches(msg, km.PromptPrevT):
+	case key.Matches(msg, km.Transcript.PromptPrev):
 		return m.jumpPrompt(-1)
-	case key.Matches(msg, km.PromptNextT):
+	case key.Matches(msg, km.Transcript.PromptNext):
 		return m.jumpPrompt(1)
-	case key.Matches(msg, km.Search):
+	case key.Matches(msg, km.Transcript.Search):
 		return m.openSearch()
-	case key.Matches(msg, km.SearchPrev) && m.srch.query != "":
+	case key.Matches(msg, km.Transcript.SearchPrev) && m.srch.query != "":
 		return m.findMatch(m.searchFrom(-1), -1)
-	case key.Matches(msg, km.SearchNext) && m.srch.query != "":
+	case key.Matches(msg, km.Transcript.SearchNext) && m.srch.query != "":
 		return m.findMatch(m.searchFrom(1), 1)
-	case key.Matches(msg, km.ExportT):
+	case key.Matches(msg, km.Transcript.Export):
 		return m.export()
-	case key.Matches(msg, km.ExpandAll):
+	case key.Matches(msg, km.Transcript.ExpandAll):
 		m.tr.setAllExpanded(true)
-	case key.Matches(msg, km.CollapseAll):
+	case key.Matches(msg, km.Transcript.CollapseAll):
 		m.tr.setAllExpanded(false)
-	case key.Matches(msg, km.Copy):
+	case key.Matches(msg, km.Transcript.Copy):
 		return m.copySelected()
-	case key.Matches(msg, km.ApproveT):
-		return m.guarded("approve", msg.String(), bindingKeys(km.Approve)+" approves", func() tea.Cmd { return m.respond("approve") })
-	case key.Matches(msg, km.DenyT):
-		return m.guarded("deny", msg.String(), bindingKeys(km.Deny)+" denies", func() tea.Cmd { return m.respond("deny") })
-	case key.Matches(msg, km.ApproveAllT):
-		return m.guarded("approveForSession", msg.String(), bindingKeys(km.ApproveAll)+" approves for the session",
+	case key.Matches(msg, km.Transcript.Approve):
+		return m.guarded("approve", msg.String(), bindingKeys(km.Global.Approve)+" approves", func() tea.Cmd { return m.respond("approve") })
+	case key.Matches(msg, km.Transcript.Deny):
+		return m.guarded("deny", msg.String(), bindingKeys(km.Global.Deny)+" denies", func() tea.Cmd { return m.respond("deny") })
+	case key.Matches(msg, km.Transcript.ApproveAll):
+		return m.guarded("approveForSession", msg.String(), bindingKeys(km.Global.ApproveAll)+" approves for the session",
 			func() tea.Cmd { return m.respond("approveForSession") })
-	case key.Matches(msg, km.UnqueueT):
-		return m.guarded("unqueue", msg.String(), bindingKeys(km.Unqueue)+" unqueues", m.unqueue)
-	case key.Matches(msg, km.TakeBackT):
+	case key.Matches(msg, km.Transcript.Unqueue):
+		return m.guarded("unqueue", msg.String(), bindingKeys(km.Global.Unqueue)+" unqueues", m.unqueue)
+	case key.Matches(msg, km.Transcript.TakeBack):
 		return m.takeBack()
-	case key.Matches(msg, km.MouseTrackT):
+	case key.Matches(msg, km.Transcript.MouseTrack):
 		return m.toggleMouse()
-	case key.Matches(msg, km.RetryT):
+	case key.Matches(msg, km.Transcript.Retry):
 		return m.retry()
-	case key.Matches(msg, km.Compose):
+	case key.Matches(msg, km.Transcript.Compose):
 		return m.focusComposer()
-	case key.Matches(msg, km.ClearSelect):
+	case key.Matches(msg, km.Transcript.ClearSelect):
 		return m.focusComposer()
 	}
 	return nil
@@ -348,7 +348,7 @@ func (m *Model) toggleMouse() tea.Cmd {
 	if m.mouse {
 		m.setNotice("mouse captured: the wheel scrolls", false)
 	} else {
-		m.setNotice("mouse released: select text natively · "+bindingKeys(m.km.MouseTrack)+" captures it again", false)
+		m.setNotice("mouse released: select text natively · "+bindingKeys(m.km.Global.MouseTrack)+" captures it again", false)
 	}
 	return m.expireNotice()
 }

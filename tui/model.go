@@ -67,7 +67,7 @@ type Options struct {
 	// wheel does not scroll).
 	NoMouse bool
 	// OfferSessions lets the user leave this session for a session picker
-	// (keymap Sessions): the program quits and SwitchSession reports it.
+	// (keymap Global.Sessions): the program quits and SwitchSession reports it.
 	// Set by `lookout attach`, which shows the picker again.
 	OfferSessions bool
 	// Draft is the composer's text at start (a draft handed over from the
@@ -180,7 +180,7 @@ func New(opts Options) (*Model, error) {
 	}
 	m.after = tea.Tick
 	m.r = render.New(th)
-	m.tr = newTranscript(m.r, th, bindingKeys(m.km.TakeBackT)+" ("+bindingKeys(m.km.TakeBack)+" anywhere) puts it back in the composer")
+	m.tr = newTranscript(m.r, th, bindingKeys(m.km.Transcript.TakeBack)+" ("+bindingKeys(m.km.Global.TakeBack)+" anywhere) puts it back in the composer")
 	m.comp = newComposer(m.km, th)
 	if opts.Draft != "" {
 		m.comp.setValue(opts.Draft)
@@ -507,7 +507,7 @@ func (m *Model) refresh() tea.Cmd {
 	case m.focus == focusTranscript:
 		// Focus is visible where the user types: the rule says the keys
 		// now go to the transcript, and how to get back.
-		back := bindingKeys(m.km.Compose) + "/esc"
+		back := bindingKeys(m.km.Transcript.Compose) + "/esc"
 		what := "▲ transcript focused · " + back + " back to the prompt "
 		if !m.comp.empty() {
 			what = "▲ transcript focused · draft kept · " + back + " back to it "

@@ -228,7 +228,7 @@ func (m *Model) searchLabel() string {
 			m.theme.Muted.Render(" enter finds · esc closes ")
 	case s.query != "":
 		return m.theme.Accent.Render("/ "+termtext.VisibleLine(s.query)) +
-			m.theme.Muted.Render(" · "+bindingKeys(m.km.SearchPrev)+" older · "+bindingKeys(m.km.SearchNext)+" newer · / edits ")
+			m.theme.Muted.Render(" · "+bindingKeys(m.km.Transcript.SearchPrev)+" older · "+bindingKeys(m.km.Transcript.SearchNext)+" newer · / edits ")
 	}
 	return ""
 }
