@@ -137,7 +137,7 @@ func (c *composer) historyPosition() (i, n int, ok bool) {
 // historyPrev shows the previous prompt; it reports whether it applied
 // (empty composer or already browsing, and older history exists).
 func (c *composer) historyPrev() bool {
-	if !(c.empty() || c.browsing()) {
+	if !c.empty() && !c.browsing() {
 		return false
 	}
 	if !c.browsing() {
@@ -208,7 +208,6 @@ func (c *composer) update(msg tea.Msg) tea.Cmd {
 
 func (c *composer) focus() tea.Cmd { c.shownOK = false; return c.ta.Focus() }
 func (c *composer) blur()          { c.shownOK = false; c.ta.Blur() }
-func (c *composer) focused() bool  { return c.ta.Focused() }
 
 // view renders the rule and the textarea; unchanged, it is the last
 // view again (the theme is part of what setTheme clears).

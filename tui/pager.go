@@ -45,7 +45,7 @@ func pageLines(t themes.Theme, title string, body []string, off, width, height i
 	for i := off; i < off+room && i < len(body); i++ {
 		out = append(out, fit(body[i], width))
 	}
-	for len(out) < height && !(scroll && len(out) == height-1) {
+	for len(out) < height && (!scroll || len(out) != height-1) {
 		out = append(out, blank(width))
 	}
 	if scroll {

@@ -117,11 +117,12 @@ func (t *transcript) collect(v, off, h int) bool {
 		i := cv - 1
 		ls := t.rowLines(i)
 		for k := coff; k <= len(ls) && len(t.lines) < h; k++ {
-			if k == 0 {
+			switch k {
+			case 0:
 				t.lines = append(t.lines, blank(cw))
-			} else if k == 1 {
+			case 1:
 				t.lines = append(t.lines, fit(t.headerStamp(i, ls[0], cw), cw))
-			} else {
+			default:
 				t.lines = append(t.lines, fit(ls[k-1], cw))
 			}
 			t.lineRow = append(t.lineRow, cv)
