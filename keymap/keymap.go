@@ -2,8 +2,11 @@
 //
 // Every key the terminal UI reacts to is a key.Binding here, so that the
 // help screen (`?`) and docs/keys.md list exactly what the program does.
-// Bindings are grouped by where they apply: anywhere, in the composer (the
-// prompt box, focused by default) and in the transcript (focused with tab).
+// Bindings are nested by the scope where they apply: anywhere (Global), in
+// the composer (the prompt box, focused by default), in the transcript
+// (focused with tab), on the help and diagnostics screens, in the session
+// picker and on the search line. A key may mean one thing anywhere and
+// another in a scope: Global.Approve is alt+a, Transcript.Approve is a.
 package keymap
 
 import "charm.land/bubbles/v2/key"
@@ -11,7 +14,16 @@ import "charm.land/bubbles/v2/key"
 // KeyMap is the complete set of bindings. The zero value binds nothing; use
 // Default. A KeyMap is a plain value: copying it copies every binding.
 type KeyMap struct {
-	// Anywhere.
+	Global     GlobalKeys
+	Composer   ComposerKeys
+	Transcript TranscriptKeys
+	Help       HelpKeys
+	Picker     PickerKeys
+	Search     SearchKeys
+}
+
+// GlobalKeys work anywhere.
+type GlobalKeys struct {
 	Quit        key.Binding // ctrl+c: interrupts a running turn, clears the composer, or quits when pressed twice
 	Help        key.Binding // ? (outside a non-empty composer) and f1: toggles the full key list
 	Diagnostics key.Binding // ! (outside a non-empty composer) and f2: the diagnostics view (warnings, errors)
@@ -24,57 +36,74 @@ type KeyMap struct {
 	Deny        key.Binding // alt+d: denies the waiting tool call
 	ApproveAll  key.Binding // alt+s: approves it and the like of it for the session, when the agent offers that
 	Unqueue     key.Binding // alt+u: unqueues the selected or newest queued prompt
+	TakeBack    key.Binding // alt+e: puts the newest failed prompt's text back in the composer
 	MouseTrack  key.Binding // alt+m: releases or captures the mouse
 	Sessions    key.Binding // ctrl+s, ctrl+o: leaves this session for the session picker over the same host
-	TakeBack    key.Binding // alt+e: puts the newest failed prompt's text back in the composer
 	PromptPrev  key.Binding // alt+up: selects the previous prompt (userMessage) in the transcript
 	PromptNext  key.Binding // alt+down: selects the next prompt in the transcript
-	SearchAny   key.Binding // ctrl+f: opens the search line
+	Search      key.Binding // ctrl+f: opens the search line
 	Editor      key.Binding // ctrl+g: edits the draft in $VISUAL or $EDITOR
 	Export      key.Binding // alt+w: writes the markdown transcript to a file in the current directory
+}
 
-	// Composer (focused by default).
+// ComposerKeys work in the composer (focused by default).
+type ComposerKeys struct {
 	Send        key.Binding // enter: sends the prompt
 	Newline     key.Binding // ctrl+j, alt+enter: inserts a newline
 	HistoryPrev key.Binding // up (empty composer): the previous prompt sent
 	HistoryNext key.Binding // down (while browsing history): the next prompt sent
-	Top         key.Binding // home (empty composer or transcript): the top of the transcript
-	Bottom      key.Binding // end (empty composer or transcript): the bottom, following new output
+	Top         key.Binding // home (empty composer): the top of the transcript
+	Bottom      key.Binding // end (empty composer): the bottom, following new output
+}
 
-	// Transcript (focused with tab).
-	SelectPrev   key.Binding // up, k: selects the previous row
-	SelectNext   key.Binding // down, j: selects the next row
-	LineUp       key.Binding // shift+up, ctrl+y: scrolls up a line
-	LineDown     key.Binding // shift+down, ctrl+e: scrolls down a line
-	HalfUp       key.Binding // ctrl+u: scrolls up half a page
-	HalfDown     key.Binding // ctrl+d: scrolls down half a page
-	TopAlt       key.Binding // g: the top of the transcript
-	BottomAlt    key.Binding // G: the bottom of the transcript
-	Toggle       key.Binding // enter, space: expands or collapses the selected item
-	PromptPrevT  key.Binding // [: selects the previous prompt
-	PromptNextT  key.Binding // ]: selects the next prompt
-	ExpandAll    key.Binding // E: expands every item
-	CollapseAll  key.Binding // C: collapses every item
-	ExportT      key.Binding // w: writes the markdown transcript to a file
-	Search       key.Binding // /: opens the search line
-	SearchPrev   key.Binding // N: the next older match
-	SearchNext   key.Binding // n: the next newer match
-	Copy         key.Binding // y: copies the selected item (OSC 52)
-	ApproveT     key.Binding // a: approves the waiting tool call (not while a draft waits: alt+a)
-	DenyT        key.Binding // d: denies the waiting tool call (not while a draft waits: alt+d)
-	ApproveAllT  key.Binding // s: approves it for the session, when the agent offers that
-	UnqueueT     key.Binding // u: unqueues the selected or newest queued prompt
-	TakeBackT    key.Binding // e: puts the selected (or newest) failed prompt's text back in the composer
-	MouseTrackT  key.Binding // m: releases or captures the mouse
-	RetryT       key.Binding // r: retries syncing after a sync error
-	Compose      key.Binding // i: focuses the composer
-	QuitT        key.Binding // q: quits (asks first while a draft waits)
-	ClearSelect  key.Binding // esc (no running turn): clears the selection and focuses the composer
-	HelpClose    key.Binding // esc, q, ?: closes the help screen (esc, q, ! the diagnostics view)
-	ListScroll   key.Binding // up/k, down/j, pgup, pgdown, home/g, end/G: scrolls the help and diagnostics screens
-	PickerSelect key.Binding // enter: opens the highlighted session in the session picker
-	PickerNew    key.Binding // n: starts a new session from the session picker (agent hosts)
-	SearchLine   key.Binding // enter, esc: on the search line, finds the newest match or closes the search
+// TranscriptKeys work in the transcript (focused with tab).
+type TranscriptKeys struct {
+	SelectPrev  key.Binding // up, k: selects the previous row
+	SelectNext  key.Binding // down, j: selects the next row
+	LineUp      key.Binding // shift+up, ctrl+y: scrolls up a line
+	LineDown    key.Binding // shift+down, ctrl+e: scrolls down a line
+	HalfUp      key.Binding // ctrl+u: scrolls up half a page
+	HalfDown    key.Binding // ctrl+d: scrolls down half a page
+	Top         key.Binding // g, home: the top of the transcript
+	Bottom      key.Binding // G, end: the bottom of the transcript
+	Toggle      key.Binding // enter, space: expands or collapses the selected item
+	PromptPrev  key.Binding // [: selects the previous prompt
+	PromptNext  key.Binding // ]: selects the next prompt
+	ExpandAll   key.Binding // E: expands every item
+	CollapseAll key.Binding // C: collapses every item
+	Search      key.Binding // /: opens the search line
+	SearchPrev  key.Binding // N: the next older match
+	SearchNext  key.Binding // n: the next newer match
+	Export      key.Binding // w: writes the markdown transcript to a file
+	Copy        key.Binding // y: copies the selected item (OSC 52)
+	Approve     key.Binding // a: approves the waiting tool call (not while a draft waits: Global.Approve)
+	Deny        key.Binding // d: denies the waiting tool call (not while a draft waits: Global.Deny)
+	ApproveAll  key.Binding // s: approves it for the session, when the agent offers that
+	Unqueue     key.Binding // u: unqueues the selected or newest queued prompt
+	TakeBack    key.Binding // e: puts the selected (or newest) failed prompt's text back in the composer
+	MouseTrack  key.Binding // m: releases or captures the mouse
+	Retry       key.Binding // r: retries syncing after a sync error
+	Compose     key.Binding // i: focuses the composer
+	ClearSelect key.Binding // esc (no running turn): clears the selection and focuses the composer
+	Quit        key.Binding // q: quits (asks first while a draft waits)
+}
+
+// HelpKeys work on the help and diagnostics screens.
+type HelpKeys struct {
+	Close  key.Binding // esc, q, ?: closes the help screen (esc, q, ! the diagnostics view)
+	Scroll key.Binding // up/k, down/j, pgup, pgdown, home/g, end/G: scrolls the help and diagnostics screens
+}
+
+// PickerKeys work in the session picker (it moves and cancels with the
+// transcript's SelectPrev, SelectNext, ClearSelect and Quit).
+type PickerKeys struct {
+	Select key.Binding // enter: opens the highlighted session
+	New    key.Binding // n: starts a new session (agent hosts)
+}
+
+// SearchKeys work on the search line.
+type SearchKeys struct {
+	Line key.Binding // enter, esc: finds the newest match or closes the search
 }
 
 // Default returns Lookout's bindings.
@@ -84,82 +113,120 @@ func Default() KeyMap {
 	}
 	k := func(keys ...string) []string { return keys }
 	return KeyMap{
-		Quit:        b(k("ctrl+c"), "ctrl+c", "interrupt turn · clear draft · quit"),
-		Help:        b(k("?", "f1"), "?/f1", "all keys"),
-		Diagnostics: b(k("!", "f2"), "!/f2", "diagnostics: warnings, errors"),
-		FocusNext:   b(k("tab"), "tab", "focus composer/transcript"),
-		Interrupt:   b(k("esc"), "esc", "interrupt running turn"),
-		PageUp:      b(k("pgup"), "pgup", "page up"),
-		PageDown:    b(k("pgdown"), "pgdown", "page down"),
-		Retry:       b(k("ctrl+r"), "ctrl+r", "retry sync"),
-		Approve:     b(k("alt+a"), "alt+a", "approve tool"),
-		Deny:        b(k("alt+d"), "alt+d", "deny tool"),
-		ApproveAll:  b(k("alt+s"), "alt+s", "approve for the session"),
-		Unqueue:     b(k("alt+u"), "alt+u", "unqueue prompt"),
-		MouseTrack:  b(k("alt+m"), "alt+m", "release/capture mouse"),
-		Sessions:    b(k("ctrl+s", "ctrl+o"), "ctrl+s/ctrl+o", "switch session (picker)"),
-		TakeBack:    b(k("alt+e"), "alt+e", "failed prompt back to the composer"),
-		PromptPrev:  b(k("alt+up"), "alt+↑", "previous prompt"),
-		PromptNext:  b(k("alt+down"), "alt+↓", "next prompt"),
-		SearchAny:   b(k("ctrl+f"), "ctrl+f", "search the transcript"),
-		Editor:      b(k("ctrl+g"), "ctrl+g", "write the prompt in $VISUAL/$EDITOR"),
-		Export:      b(k("alt+w"), "alt+w", "export the transcript (markdown file)"),
-
-		Send:        b(k("enter"), "enter", "send"),
-		Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
-		HistoryPrev: b(k("up"), "up", "previous prompt (empty composer)"),
-		HistoryNext: b(k("down"), "down", "next prompt (in history)"),
-		Top:         b(k("home"), "home", "top (empty composer)"),
-		Bottom:      b(k("end"), "end", "bottom, follow (empty composer)"),
-
-		SelectPrev:  b(k("up", "k"), "↑/k", "select previous"),
-		SelectNext:  b(k("down", "j"), "↓/j", "select next"),
-		LineUp:      b(k("shift+up", "ctrl+y"), "shift+↑/ctrl+y", "line up"),
-		LineDown:    b(k("shift+down", "ctrl+e"), "shift+↓/ctrl+e", "line down"),
-		HalfUp:      b(k("ctrl+u"), "ctrl+u", "half page up"),
-		HalfDown:    b(k("ctrl+d"), "ctrl+d", "half page down"),
-		TopAlt:      b(k("g", "home"), "g/home", "top"),
-		BottomAlt:   b(k("G", "end"), "G/end", "bottom, follow"),
-		Toggle:      b(k("enter", "space"), "enter/space", "expand/collapse"),
-		PromptPrevT: b(k("["), "[", "previous prompt"),
-		PromptNextT: b(k("]"), "]", "next prompt"),
-		ExpandAll:   b(k("E"), "E", "expand all"),
-		CollapseAll: b(k("C"), "C", "collapse all"),
-		ExportT:     b(k("w"), "w", "export the transcript (markdown file)"),
-		Search:      b(k("/"), "/", "search"),
-		SearchPrev:  b(k("N"), "N", "older match (loads older history)"),
-		SearchNext:  b(k("n"), "n", "newer match"),
-		Copy:        b(k("y"), "y", "copy item (OSC 52)"),
-		ApproveT:    b(k("a"), "a", "approve tool (no draft waiting)"),
-		DenyT:       b(k("d"), "d", "deny tool (no draft waiting)"),
-		ApproveAllT: b(k("s"), "s", "approve for the session (no draft)"),
-		UnqueueT:    b(k("u"), "u", "unqueue prompt (no draft waiting)"),
-		TakeBackT:   b(k("e"), "e", "failed prompt back to the composer"),
-		MouseTrackT: b(k("m"), "m", "release/capture mouse"),
-		RetryT:      b(k("r"), "r", "retry sync"),
-		Compose:     b(k("i"), "i", "write a prompt"),
-		QuitT:       b(k("q"), "q", "quit (asks if a draft waits)"),
-		ClearSelect: b(k("esc"), "esc", "back to composer"),
-		HelpClose:   b(k("esc", "q", "?", "f1"), "esc/q/?", "close help (esc/q/! diagnostics)"),
-		ListScroll: b(k("up", "k", "down", "j", "pgup", "pgdown", "space", "home", "g", "end", "G"),
-			"↑/↓ pgup/pgdn", "scroll help, diagnostics (home/end too)"),
-		PickerSelect: b(k("enter"), "enter", "open session"),
-		PickerNew:    b(k("n"), "n", "new session (picker of an agent host)"),
-		SearchLine:   b(k("enter", "esc"), "enter/esc", "search line: find newest match · close"),
+		Global: GlobalKeys{
+			Quit:        b(k("ctrl+c"), "ctrl+c", "interrupt turn · clear draft · quit"),
+			Help:        b(k("?", "f1"), "?/f1", "all keys"),
+			Diagnostics: b(k("!", "f2"), "!/f2", "diagnostics: warnings, errors"),
+			FocusNext:   b(k("tab"), "tab", "focus composer/transcript"),
+			Interrupt:   b(k("esc"), "esc", "interrupt running turn"),
+			PageUp:      b(k("pgup"), "pgup", "page up"),
+			PageDown:    b(k("pgdown"), "pgdown", "page down"),
+			Retry:       b(k("ctrl+r"), "ctrl+r", "retry sync"),
+			Approve:     b(k("alt+a"), "alt+a", "approve tool"),
+			Deny:        b(k("alt+d"), "alt+d", "deny tool"),
+			ApproveAll:  b(k("alt+s"), "alt+s", "approve for the session"),
+			Unqueue:     b(k("alt+u"), "alt+u", "unqueue prompt"),
+			TakeBack:    b(k("alt+e"), "alt+e", "failed prompt back to the composer"),
+			MouseTrack:  b(k("alt+m"), "alt+m", "release/capture mouse"),
+			Sessions:    b(k("ctrl+s", "ctrl+o"), "ctrl+s/ctrl+o", "switch session (picker)"),
+			PromptPrev:  b(k("alt+up"), "alt+↑", "previous prompt"),
+			PromptNext:  b(k("alt+down"), "alt+↓", "next prompt"),
+			Search:      b(k("ctrl+f"), "ctrl+f", "search the transcript"),
+			Editor:      b(k("ctrl+g"), "ctrl+g", "write the prompt in $VISUAL/$EDITOR"),
+			Export:      b(k("alt+w"), "alt+w", "export the transcript (markdown file)"),
+		},
+		Composer: ComposerKeys{
+			Send:        b(k("enter"), "enter", "send"),
+			Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
+			HistoryPrev: b(k("up"), "up", "previous prompt (empty composer)"),
+			HistoryNext: b(k("down"), "down", "next prompt (in history)"),
+			Top:         b(k("home"), "home", "top (empty composer)"),
+			Bottom:      b(k("end"), "end", "bottom, follow (empty composer)"),
+		},
+		Transcript: TranscriptKeys{
+			SelectPrev:  b(k("up", "k"), "↑/k", "select previous"),
+			SelectNext:  b(k("down", "j"), "↓/j", "select next"),
+			LineUp:      b(k("shift+up", "ctrl+y"), "shift+↑/ctrl+y", "line up"),
+			LineDown:    b(k("shift+down", "ctrl+e"), "shift+↓/ctrl+e", "line down"),
+			HalfUp:      b(k("ctrl+u"), "ctrl+u", "half page up"),
+			HalfDown:    b(k("ctrl+d"), "ctrl+d", "half page down"),
+			Top:         b(k("g", "home"), "g/home", "top"),
+			Bottom:      b(k("G", "end"), "G/end", "bottom, follow"),
+			Toggle:      b(k("enter", "space"), "enter/space", "expand/collapse"),
+			PromptPrev:  b(k("["), "[", "previous prompt"),
+			PromptNext:  b(k("]"), "]", "next prompt"),
+			ExpandAll:   b(k("E"), "E", "expand all"),
+			CollapseAll: b(k("C"), "C", "collapse all"),
+			Search:      b(k("/"), "/", "search"),
+			SearchPrev:  b(k("N"), "N", "older match (loads older history)"),
+			SearchNext:  b(k("n"), "n", "newer match"),
+			Export:      b(k("w"), "w", "export the transcript (markdown file)"),
+			Copy:        b(k("y"), "y", "copy item (OSC 52)"),
+			Approve:     b(k("a"), "a", "approve tool (no draft waiting)"),
+			Deny:        b(k("d"), "d", "deny tool (no draft waiting)"),
+			ApproveAll:  b(k("s"), "s", "approve for the session (no draft)"),
+			Unqueue:     b(k("u"), "u", "unqueue prompt (no draft waiting)"),
+			TakeBack:    b(k("e"), "e", "failed prompt back to the composer"),
+			MouseTrack:  b(k("m"), "m", "release/capture mouse"),
+			Retry:       b(k("r"), "r", "retry sync"),
+			Compose:     b(k("i"), "i", "write a prompt"),
+			ClearSelect: b(k("esc"), "esc", "back to composer"),
+			Quit:        b(k("q"), "q", "quit (asks if a draft waits)"),
+		},
+		Help: HelpKeys{
+			Close: b(k("esc", "q", "?", "f1"), "esc/q/?", "close help (esc/q/! diagnostics)"),
+			Scroll: b(k("up", "k", "down", "j", "pgup", "pgdown", "space", "home", "g", "end", "G"),
+				"↑/↓ pgup/pgdn", "scroll help, diagnostics (home/end too)"),
+		},
+		Picker: PickerKeys{
+			Select: b(k("enter"), "enter", "open session"),
+			New:    b(k("n"), "n", "new session (picker of an agent host)"),
+		},
+		Search: SearchKeys{
+			Line: b(k("enter", "esc"), "enter/esc", "search line: find newest match · close"),
+		},
 	}
 }
 
+// Bindings returns the scope's bindings in help order.
+func (g GlobalKeys) Bindings() []key.Binding {
+	return []key.Binding{g.Quit, g.Help, g.Diagnostics, g.FocusNext, g.Interrupt, g.PageUp, g.PageDown,
+		g.Retry, g.Approve, g.Deny, g.ApproveAll, g.Unqueue, g.TakeBack, g.MouseTrack, g.Sessions,
+		g.PromptPrev, g.PromptNext, g.Search, g.Editor, g.Export}
+}
+
+// Bindings returns the scope's bindings in help order.
+func (c ComposerKeys) Bindings() []key.Binding {
+	return []key.Binding{c.Send, c.Newline, c.HistoryPrev, c.HistoryNext, c.Top, c.Bottom}
+}
+
+// Bindings returns the scope's bindings in help order.
+func (t TranscriptKeys) Bindings() []key.Binding {
+	return []key.Binding{t.SelectPrev, t.SelectNext, t.LineUp, t.LineDown, t.HalfUp, t.HalfDown,
+		t.Top, t.Bottom, t.Toggle, t.PromptPrev, t.PromptNext, t.ExpandAll, t.CollapseAll,
+		t.Search, t.SearchPrev, t.SearchNext, t.Export, t.Copy, t.Approve, t.Deny, t.ApproveAll,
+		t.Unqueue, t.TakeBack, t.MouseTrack, t.Retry, t.Compose, t.ClearSelect, t.Quit}
+}
+
+// Bindings returns the scope's bindings in help order.
+func (h HelpKeys) Bindings() []key.Binding { return []key.Binding{h.Close, h.Scroll} }
+
+// Bindings returns the scope's bindings in help order.
+func (p PickerKeys) Bindings() []key.Binding { return []key.Binding{p.Select, p.New} }
+
+// Bindings returns the scope's bindings in help order.
+func (s SearchKeys) Bindings() []key.Binding { return []key.Binding{s.Line} }
+
 // Groups returns the bindings in their help groups, in display order: a
-// title and its bindings. The help screen and docs/keys.md use it.
+// title and its bindings, one group per scope except the last, which
+// gathers the help screens, the picker and the search line. The help
+// screen and docs/keys.md use it.
 func (m KeyMap) Groups() []Group {
 	return []Group{
-		{Title: "Anywhere", Bindings: []key.Binding{m.Quit, m.Help, m.Diagnostics, m.FocusNext, m.Interrupt, m.PageUp, m.PageDown,
-			m.Retry, m.Approve, m.Deny, m.ApproveAll, m.Unqueue, m.TakeBack, m.MouseTrack, m.Sessions, m.PromptPrev, m.PromptNext, m.SearchAny, m.Editor, m.Export}},
-		{Title: "Composer", Bindings: []key.Binding{m.Send, m.Newline, m.HistoryPrev, m.HistoryNext, m.Top, m.Bottom}},
-		{Title: "Transcript", Bindings: []key.Binding{m.SelectPrev, m.SelectNext, m.LineUp, m.LineDown, m.HalfUp,
-			m.HalfDown, m.TopAlt, m.BottomAlt, m.Toggle, m.PromptPrevT, m.PromptNextT, m.ExpandAll, m.CollapseAll, m.Search, m.SearchPrev, m.SearchNext, m.ExportT, m.Copy, m.ApproveT, m.DenyT, m.ApproveAllT, m.UnqueueT, m.TakeBackT, m.MouseTrackT,
-			m.RetryT, m.Compose, m.ClearSelect, m.QuitT}},
-		{Title: "Help and picker", Bindings: []key.Binding{m.HelpClose, m.ListScroll, m.PickerSelect, m.PickerNew, m.SearchLine}},
+		{Title: "Anywhere", Bindings: m.Global.Bindings()},
+		{Title: "Composer", Bindings: m.Composer.Bindings()},
+		{Title: "Transcript", Bindings: m.Transcript.Bindings()},
+		{Title: "Help and picker", Bindings: append(append(m.Help.Bindings(), m.Picker.Bindings()...), m.Search.Bindings()...)},
 	}
 }
 
@@ -171,7 +238,7 @@ type Group struct {
 
 // ShortHelp is the one-line hint (help.KeyMap).
 func (m KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{m.Send, m.FocusNext, m.PageUp, m.Interrupt, m.Help}
+	return []key.Binding{m.Composer.Send, m.Global.FocusNext, m.Global.PageUp, m.Global.Interrupt, m.Global.Help}
 }
 
 // FullHelp is every binding, one column per group (help.KeyMap).

@@ -1,9 +1,6 @@
 package model
 
-import (
-	"encoding/json"
-	"slices"
-)
+import "encoding/json"
 
 // View is an immutable picture of a State at one moment, safe to share
 // between goroutines. Its Items are never mutated: the State clones an item
@@ -74,47 +71,4 @@ func (v *View) ItemByID(id string) *Item {
 		}
 	}
 	return nil
-}
-
-// Row is one transcript row: an item or a pending entry.
-type Row struct {
-	Item    *Item
-	Pending *PendingEntry
-}
-
-// Key identifies a row stably across Views.
-func (r Row) Key() string {
-	if r.Item != nil {
-		return r.Item.ID
-	}
-	return "pending:" + r.Pending.CommandID
-}
-
-// Rows merges items and pending entries into display order: an entry
-// renders after every item whose position is at most its anchor, entries
-// at one anchor in submission order.
-func (v *View) Rows() []Row {
-	rows := make([]Row, 0, len(v.Items)+len(v.Pending))
-	pend := slices.Clone(v.Pending)
-	slices.SortStableFunc(pend, func(a, b PendingEntry) int {
-		if a.Anchor != b.Anchor {
-			if a.Anchor < b.Anchor {
-				return -1
-			}
-			return 1
-		}
-		return int(a.Order) - int(b.Order)
-	})
-	j := 0
-	for _, it := range v.Items {
-		for j < len(pend) && pend[j].Anchor < it.Position {
-			rows = append(rows, Row{Pending: &pend[j]})
-			j++
-		}
-		rows = append(rows, Row{Item: it})
-	}
-	for ; j < len(pend); j++ {
-		rows = append(rows, Row{Pending: &pend[j]})
-	}
-	return rows
 }

@@ -13,6 +13,10 @@ import (
 // (termtext.Text); verdict and hint are the caller's own text. Not cached
 // (few, and short-lived). Every line fits width cells.
 func (r *Renderer) FailedPrompt(p model.PendingEntry, verdict, reason, hint string, width int) []string {
+	return r.failedPrompt(p, FailedNote{Verdict: verdict, Reason: reason, Hint: hint}, width, ItemOptions{})
+}
+
+func (r *Renderer) failedPrompt(p model.PendingEntry, f FailedNote, width int, o ItemOptions) []string {
 	if width < 1 {
 		width = 1
 	}
@@ -22,14 +26,14 @@ func (r *Renderer) FailedPrompt(p model.PendingEntry, verdict, reason, hint stri
 	if cw < 4 {
 		pre, inner = "", cw
 	}
-	label := t.UserLabel.Render("You") + t.Faint.Render(" · ") + t.Error.Render("✗ "+verdict)
+	label := t.UserLabel.Render("You") + t.Faint.Render(" · ") + t.Error.Render("✗ "+f.Verdict)
 	lines := r.prompt(bar, label, t.UserText, p.Text, cw)
-	if reason = termtext.Text(reason); reason != "" {
+	if reason := termtext.Text(f.Reason); reason != "" {
 		lines = append(lines, prefixLines(pre, pre, styleLines(t.Error, wrapPlain(reason, inner)))...)
 	}
-	if hint != "" {
-		lines = append(lines, pre+clamp(t.Muted.Render(hint), inner))
+	if f.Hint != "" {
+		lines = append(lines, pre+clamp(t.Muted.Render(f.Hint), inner))
 	}
-	out, _ := r.frame(lines, width, ItemOptions{})
+	out, _ := r.frame(lines, width, o)
 	return out
 }

@@ -55,6 +55,7 @@ type Renderer struct {
 	clock    uint64
 	maxItems int
 	stats    Stats
+	pendRows map[string]pendingRender // pending rows by commandId (pending.go)
 }
 
 // Stats counts the work a Renderer did; tests and benchmarks read it to
@@ -108,6 +109,7 @@ func (r *Renderer) SetTheme(t themes.Theme) {
 	r.theme = t
 	clear(r.items)
 	clear(r.md)
+	clear(r.pendRows)
 }
 
 // Theme returns the theme in use.

@@ -53,7 +53,7 @@ func (b bannerText) fit(width int) string {
 // (termtext.Line). No banner shows an error it does not have ("unknown").
 func bannerFor(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Time, offerSessions bool) (bannerText, lipgloss.Style, bool) {
 	f := snap.Freshness
-	retry := km.Retry.Help().Key
+	retry := km.Global.Retry.Help().Key
 	var b bannerText
 	var style lipgloss.Style
 	switch f.State {
@@ -82,7 +82,7 @@ func bannerFor(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Ti
 			// Final: nothing retries by itself; offer the way out.
 			b.head = "✗ Session not found"
 			if offerSessions {
-				b.hint = km.Sessions.Help().Key + " choose another session"
+				b.hint = km.Global.Sessions.Help().Key + " choose another session"
 			}
 		}
 	case sync.Retrying:

@@ -156,7 +156,6 @@ func TestReachingTopLoadsOlderOnceAndKeepsContentAnchored(t *testing.T) {
 		t.Fatalf("LoadOlder called %d times on reaching the top, want 1", n)
 	}
 	d.wantScreen("question 51")
-	line := d.lineOf("question 51")
 	// More scrolling at the top while the page is in flight asks nothing more.
 	f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.HistoryLoading = true })
 	d.pull()
@@ -165,7 +164,7 @@ func TestReachingTopLoadsOlderOnceAndKeepsContentAnchored(t *testing.T) {
 	if n := countCalls(f, "loadOlder"); n != 1 {
 		t.Fatalf("LoadOlder called %d times, want 1", n)
 	}
-	line = d.lineOf("question 51")
+	line := d.lineOf("question 51")
 	olderPage(t, f, 26, 25, true)
 	d.pull()
 	if got := d.lineOf("question 51"); got != line {

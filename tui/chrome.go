@@ -46,13 +46,13 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) [
 	if summary == "" {
 		summary = "(no summary)"
 	}
-	keys := t.StatusKey.Render(km.Approve.Help().Key) + t.Muted.Render(" approve  ")
+	keys := t.StatusKey.Render(km.Global.Approve.Help().Key) + t.Muted.Render(" approve  ")
 	inTranscript := "a/d"
 	if offers(a, "approveForSession") {
-		keys += t.StatusKey.Render(km.ApproveAll.Help().Key) + t.Muted.Render(" approve for the session  ")
+		keys += t.StatusKey.Render(km.Global.ApproveAll.Help().Key) + t.Muted.Render(" approve for the session  ")
 		inTranscript = "a/s/d"
 	}
-	keys += t.StatusKey.Render(km.Deny.Help().Key) + t.Muted.Render(" deny  ") +
+	keys += t.StatusKey.Render(km.Global.Deny.Help().Key) + t.Muted.Render(" deny  ") +
 		t.Muted.Render("("+inTranscript+" in the transcript)")
 	return []string{
 		fit(t.Warning.Render(head)+t.Muted.Render(" · ")+t.Text.Render(summary), width),

@@ -42,7 +42,7 @@ func newComposer(km keymap.KeyMap, t themes.Theme) composer {
 	ta.DynamicHeight = true
 	ta.MinHeight = 1
 	ta.MaxContentHeight = 9000 // input is never blocked by MaxHeight
-	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys(km.Newline.Keys()...))
+	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys(km.Composer.Newline.Keys()...))
 	// Paging belongs to the transcript.
 	ta.KeyMap.PageUp = key.NewBinding(key.WithDisabled())
 	ta.KeyMap.PageDown = key.NewBinding(key.WithDisabled())
@@ -122,10 +122,22 @@ func (c *composer) browsing() bool {
 	return c.histIdx >= 0 && c.histIdx < len(c.browse) && c.ta.Value() == c.browse[c.histIdx]
 }
 
+// setSessionPrompts hands the composer the session's prompts, oldest
+// first, for the next history walk.
+func (c *composer) setSessionPrompts(prompts []string) { c.session = prompts }
+
+// historyPosition is the history entry shown (i of n) while browsing.
+func (c *composer) historyPosition() (i, n int, ok bool) {
+	if len(c.browse) == 0 || !c.browsing() {
+		return 0, 0, false
+	}
+	return c.histIdx, len(c.browse), true
+}
+
 // historyPrev shows the previous prompt; it reports whether it applied
 // (empty composer or already browsing, and older history exists).
 func (c *composer) historyPrev() bool {
-	if !(c.empty() || c.browsing()) {
+	if !c.empty() && !c.browsing() {
 		return false
 	}
 	if !c.browsing() {
@@ -196,7 +208,6 @@ func (c *composer) update(msg tea.Msg) tea.Cmd {
 
 func (c *composer) focus() tea.Cmd { c.shownOK = false; return c.ta.Focus() }
 func (c *composer) blur()          { c.shownOK = false; c.ta.Blur() }
-func (c *composer) focused() bool  { return c.ta.Focused() }
 
 // view renders the rule and the textarea; unchanged, it is the last
 // view again (the theme is part of what setTheme clears).

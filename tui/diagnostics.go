@@ -133,7 +133,7 @@ func diagnosticsTitle(t themes.Theme, km keymap.KeyMap, n int) string {
 	if n == 1 {
 		what = "1 entry"
 	}
-	return " " + t.AgentLabel.Render("Diagnostics") + t.Muted.Render(" · "+what+" · esc/q/"+km.Diagnostics.Help().Key+" closes")
+	return " " + t.AgentLabel.Render("Diagnostics") + t.Muted.Render(" · "+what+" · esc/q/"+km.Global.Diagnostics.Help().Key+" closes")
 }
 
 // diagnosticsBody lays the log out, oldest first: time, kind, code and

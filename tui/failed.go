@@ -11,9 +11,9 @@ import (
 // rejected) does not vanish: the source gives it back (Snapshot.Returned,
 // sync.GivesBack) and the UI keeps it as a failed row where it was sent,
 // with the reason, until the user takes its text back into the composer
-// (keymap TakeBack, e / alt+e). The fold has retired it; these rows are the
-// UI's record of what the source returned, like a text restored to the
-// composer.
+// (keymap Transcript.TakeBack and Global.TakeBack, e / alt+e). The fold
+// has retired it; these rows are the UI's record of what the source
+// returned, like a text restored to the composer.
 
 // pendingFailed is the display status of a failed prompt's row (never a
 // fold status).
@@ -82,7 +82,7 @@ func (m *Model) takeReturned(snap sync.Snapshot) {
 				m.failed = m.failed[1:]
 			}
 			changed = true
-			m.setNotice("a prompt was not run: "+bindingKeys(m.km.TakeBack)+" puts it back in the composer", true)
+			m.setNotice("a prompt was not run: "+bindingKeys(m.km.Global.TakeBack)+" puts it back in the composer", true)
 		}
 	}
 	// Remember where this client's pending prompts are, for the next time.
@@ -103,7 +103,6 @@ func (m *Model) syncFailedRows() {
 	m.tr.setFailed(m.failed)
 	if m.view != nil {
 		m.tr.setView(m.view, m.snap.HistoryLoading)
-		m.tr.reselect()
 	}
 	m.dirty = true
 }

@@ -42,5 +42,5 @@ func helpBody(t themes.Theme, km keymap.KeyMap, width int) []string {
 
 // helpTitle is the help screen's first line.
 func helpTitle(t themes.Theme, km keymap.KeyMap) string {
-	return " " + t.AgentLabel.Render("Keys") + t.Muted.Render(" · "+km.HelpClose.Help().Key+" closes")
+	return " " + t.AgentLabel.Render("Keys") + t.Muted.Render(" · "+km.Help.Close.Help().Key+" closes")
 }

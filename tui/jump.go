@@ -46,11 +46,8 @@ func (t *transcript) jumpPrompt(dir int) bool {
 	if !ok {
 		return false
 	}
-	t.sel, t.hasSel = t.set.refOf(i), true
-	if t.follow {
-		t.captureTail()
-	}
-	t.follow = false
+	t.selectRow(i)
+	t.unfollow()
 	t.setAnchor(i+1, 0)
 	return true
 }
@@ -76,7 +73,7 @@ func (m *Model) jumpPrompt(dir int) tea.Cmd {
 		return nil
 	}
 	switch {
-	case dir < 0 && m.tr.hasOlder:
+	case dir < 0 && m.tr.olderAvailable():
 		m.tr.toTop()
 		m.setNotice("no earlier prompt loaded · loading older messages…", false)
 	case dir < 0:
@@ -94,11 +91,12 @@ func (m *Model) sessionPrompts() bool {
 	if m.comp.browsing() {
 		return true
 	}
-	m.comp.session = m.comp.session[:0]
-	for _, r := range m.tr.set.rows {
+	var prompts []string
+	for _, r := range m.tr.rows() {
 		if r.Item != nil && r.Item.Kind == model.KindUserMessage {
-			m.comp.session = append(m.comp.session, termtext.Text(r.Item.Text()))
+			prompts = append(prompts, termtext.Text(r.Item.Text()))
 		}
 	}
+	m.comp.setSessionPrompts(prompts)
 	return true
 }

@@ -11,7 +11,6 @@ package tui
 
 import (
 	"errors"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,20 +22,6 @@ import (
 	"github.com/lookout-sh/lookout/termtext"
 	"github.com/lookout-sh/lookout/themes"
 )
-
-// DefaultFrameInterval is how long the UI waits after a change signal
-// before repainting, so that a burst of deltas costs one frame: 30 frames
-// a second at most while an answer streams.
-const DefaultFrameInterval = 33 * time.Millisecond
-
-// maxFrameInterval bounds how far frame pacing stretches under load.
-const maxFrameInterval = 250 * time.Millisecond
-
-// frameLoad is how many times a frame's own cost the UI waits before the
-// next one: a frame that took 20 ms is followed by one no sooner than
-// 60 ms later, so laying out streamed text takes at most about a third of
-// a core and keys never wait long behind it.
-const frameLoad = 3
 
 // Options configure a Model.
 type Options struct {
@@ -67,20 +52,13 @@ type Options struct {
 	// wheel does not scroll).
 	NoMouse bool
 	// OfferSessions lets the user leave this session for a session picker
-	// (keymap Sessions): the program quits and SwitchSession reports it.
+	// (keymap Global.Sessions): the program quits and SwitchSession reports it.
 	// Set by `lookout attach`, which shows the picker again.
 	OfferSessions bool
 	// Draft is the composer's text at start (a draft handed over from the
 	// previous session's model, Draft).
 	Draft string
 }
-
-type focusArea int
-
-const (
-	focusComposer focusArea = iota
-	focusTranscript
-)
 
 // Model is the root tea.Model. Use it through a pointer: Update returns
 // the same *Model it was called on.
@@ -137,8 +115,6 @@ type Model struct {
 	after func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 }
 
-var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
-
 // Messages.
 type (
 	updateMsg       struct{}
@@ -180,8 +156,7 @@ func New(opts Options) (*Model, error) {
 	}
 	m.after = tea.Tick
 	m.r = render.New(th)
-	m.tr = newTranscript(m.r, th)
-	m.tr.failHint = bindingKeys(m.km.TakeBackT) + " (" + bindingKeys(m.km.TakeBack) + " anywhere) puts it back in the composer"
+	m.tr = newTranscript(m.r, th, bindingKeys(m.km.Transcript.TakeBack)+" ("+bindingKeys(m.km.Global.TakeBack)+" anywhere) puts it back in the composer")
 	m.comp = newComposer(m.km, th)
 	if opts.Draft != "" {
 		m.comp.setValue(opts.Draft)
@@ -320,257 +295,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// frameDelay is how long to wait before the next frame: FrameInterval, or
-// frameLoad times the last frame's cost when that is longer (bounded by
-// maxFrameInterval), so that render work stays a bounded share of the CPU
-// and input is handled between frames.
-func (m *Model) frameDelay() time.Duration {
-	d := m.opts.FrameInterval
-	if m.opts.Still {
-		return d
-	}
-	return max(d, min(frameLoad*m.frameCost, maxFrameInterval))
-}
-
-// pull reads the source's current snapshot into the model.
-func (m *Model) pull() {
-	snap := m.src.Current()
-	m.snap = snap
-	m.dirty = true
-	if snap.View != nil && (m.view == nil || snap.View != m.view || snap.View.Gen != m.viewGen) {
-		m.view, m.viewGen = snap.View, snap.View.Gen
-		m.tr.setView(snap.View, snap.HistoryLoading)
-		m.tr.reselect()
-	} else {
-		m.tr.loading = snap.HistoryLoading
-	}
-	m.endTurnNotice()
-	m.diag.observe(snap, m.now())
-	m.takeReturned(snap)
-}
-
 func (m *Model) setTheme(th themes.Theme) {
 	m.theme = th
 	m.r.SetTheme(th)
-	m.tr.theme = th
-	m.tr.pendCache = nil
+	m.tr.setTheme(th)
 	m.comp.setTheme(th)
 	m.dirty = true
-}
-
-// online reports whether the picture is current (live, or catching up on
-// a working connection). Offline, nothing on screen pretends a turn is
-// progressing: no spinner, no elapsed time.
-func (m *Model) online() bool {
-	switch m.snap.Freshness.State {
-	case sync.Live, sync.Updating, "":
-		return true
-	}
-	return false
-}
-
-// animating reports whether something on screen moves with time: a
-// running turn (spinner, elapsed time) while online, or a reconnect
-// countdown.
-func (m *Model) animating() bool {
-	if m.opts.Still {
-		return false
-	}
-	if m.turnRunning() && m.online() {
-		return true
-	}
-	return m.snap.Freshness.State == sync.Reconnecting
-}
-
-// startTicking schedules the next animation tick when one is needed and
-// none is scheduled.
-func (m *Model) startTicking() tea.Cmd {
-	if m.ticking || !m.animating() {
-		return nil
-	}
-	m.ticking = true
-	d := 120 * time.Millisecond
-	if !m.turnRunning() || !m.online() {
-		d = 500 * time.Millisecond
-	}
-	return m.after(d, func(time.Time) tea.Msg { return tickMsg{} })
-}
-
-func (m *Model) spinner() string {
-	if m.opts.Still {
-		return spinFrames[0]
-	}
-	return spinFrames[m.spinIdx%len(spinFrames)]
-}
-
-func (m *Model) setNotice(s string, bad bool) {
-	m.notice, m.noticeBad, m.noticeTurn = s, bad, ""
-	m.noticeGen++
-	m.dirty = true
-}
-
-// setTurnNotice sets a notice about turnID (approved, interrupting): it
-// is cleared when that turn is no longer the active one (noticeOutlived).
-func (m *Model) setTurnNotice(s, turnID string) {
-	m.setNotice(s, false)
-	m.noticeTurn = turnID
-}
-
-func (m *Model) clearNotice() {
-	m.notice, m.noticeTurn = "", ""
-	m.dirty = true
-}
-
-// endTurnNotice clears a notice whose turn has ended; an armed ctrl+c
-// keeps saying what is still true.
-func (m *Model) endTurnNotice() {
-	if !noticeOutlived(m.noticeTurn, m.view) {
-		return
-	}
-	m.clearNotice()
-	if m.quitArmed {
-		m.setNotice("ctrl+c again quits", false)
-	}
-}
-
-// noticeOutlived reports whether a notice about turnID outlived its turn:
-// the view's active turn is another one, or none.
-func noticeOutlived(turnID string, v *model.View) bool {
-	if turnID == "" || v == nil {
-		return false
-	}
-	return v.ActiveTurn == nil || v.ActiveTurn.TurnID != turnID
-}
-
-func (m *Model) expireNotice() tea.Cmd {
-	gen := m.noticeGen
-	return m.after(4*time.Second, func(time.Time) tea.Msg { return noticeExpired{gen} })
-}
-
-// focusComposer gives the composer the keys. The transcript's selection
-// goes: the selection marker shows only while the transcript has focus
-// (tab selects the bottom visible row again).
-func (m *Model) focusComposer() tea.Cmd {
-	m.focus = focusComposer
-	m.tr.hasSel = false
-	m.dirty = true
-	return m.comp.focus()
-}
-
-func (m *Model) focusTranscript() {
-	m.focus = focusTranscript
-	m.comp.blur()
-	m.dirty = true
-}
-
-func (m *Model) bannerLines() []string {
-	if m.overlay != overlayNone {
-		return nil
-	}
-	return bannerLines(m.theme, m.km, m.snap, m.now(), m.opts.OfferSessions, m.width)
-}
-
-// refresh lays the screen out again and composes the frame. It is the
-// only place that renders; it returns a command when reaching the top
-// asks for older history.
-func (m *Model) refresh() tea.Cmd {
-	m.dirty = false
-	w, h := max(m.width, 1), max(m.height, 1)
-	m.comp.setWidth(w)
-	banners := m.bannerLines()
-	var approval []string
-	if m.overlay == overlayNone {
-		approval = approvalLines(m.theme, m.km, m.view, w)
-	}
-	compH := m.comp.height()
-	transH := h - len(banners) - len(approval) - compH - 1
-	var body []string
-	var cmd tea.Cmd
-	switch m.overlay {
-	case overlayHelp:
-		body, m.overlayOff = pageLines(m.theme, helpTitle(m.theme, m.km), helpBody(m.theme, m.km, w), m.overlayOff, w, h-compH-1)
-	case overlayDiagnostics:
-		body, m.overlayOff = pageLines(m.theme, diagnosticsTitle(m.theme, m.km, len(m.diag.entries)),
-			diagnosticsBody(m.theme, m.diag.entries, m.now(), w), m.overlayOff, w, h-compH-1)
-	default:
-		m.tr.width, m.tr.height = w, max(transH, 0)
-		m.tr.spinner, m.tr.now = "", m.now()
-		if m.online() {
-			m.tr.spinner = m.spinner()
-		}
-		m.tr.layout()
-		body = m.highlight(m.tr.lines)
-		cmd = m.maybeLoadOlder()
-	}
-	label := m.theme.Muted.Render("prompt ")
-	if n := len(m.comp.browse); n > 0 && m.comp.browsing() {
-		label = m.theme.Muted.Render("history " + itoa(m.comp.histIdx+1) + "/" + itoa(n) + " ")
-	}
-	switch {
-	case m.confirmQuit:
-		label = m.theme.Warning.Bold(true).Render("Discard the draft and quit? y quits · any other key keeps it ")
-	case m.focus == focusTranscript:
-		// Focus is visible where the user types: the rule says the keys
-		// now go to the transcript, and how to get back.
-		back := bindingKeys(m.km.Compose) + "/esc"
-		what := "▲ transcript focused · " + back + " back to the prompt "
-		if !m.comp.empty() {
-			what = "▲ transcript focused · draft kept · " + back + " back to it "
-		}
-		label = m.theme.Accent.Bold(true).Render(what)
-	}
-	if s := m.searchLabel(); s != "" && !m.confirmQuit {
-		label = s
-	}
-	var status string
-	status, m.statusClick = statusLine(m.theme, statusInput{
-		view: m.view, snap: m.snap, host: m.opts.Host, sessionID: m.opts.SessionID, now: m.now(),
-		spinner: m.spinnerIfActive(), position: m.tr.position(), notice: m.notice, noticeWarn: m.noticeBad,
-		mouseOff: !m.mouse, offline: !m.online(),
-		diagnostics: len(m.diag.entries), diagErrors: m.diag.errors > 0,
-	}, w)
-	var b strings.Builder
-	for _, l := range banners {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	for _, l := range body {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	for _, l := range approval {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	b.WriteString(m.comp.view(m.theme, label))
-	b.WriteByte('\n')
-	b.WriteString(status)
-	m.frame = b.String()
-	return cmd
-}
-
-func (m *Model) spinnerIfActive() string {
-	if m.turnRunning() && m.online() {
-		return m.spinner()
-	}
-	return ""
-}
-
-// maybeLoadOlder asks for one older page when the top of the transcript
-// is on screen, older history exists, none is loading, and it was not
-// already asked for this same oldest row. Because the anchor keeps the
-// window in place when the page arrives, loading continues only while the
-// content does not fill the screen.
-func (m *Model) maybeLoadOlder() tea.Cmd {
-	if !m.tr.atTop || m.view == nil || !m.view.HasOlder || m.snap.HistoryLoading {
-		return nil
-	}
-	key := m.tr.oldestKey()
-	if key == m.olderAsked {
-		return nil
-	}
-	m.olderAsked = key
-	return call(m.src.LoadOlder)
 }
 
 // View returns the last composed frame.

@@ -45,7 +45,7 @@ func pageLines(t themes.Theme, title string, body []string, off, width, height i
 	for i := off; i < off+room && i < len(body); i++ {
 		out = append(out, fit(body[i], width))
 	}
-	for len(out) < height && !(scroll && len(out) == height-1) {
+	for len(out) < height && (!scroll || len(out) != height-1) {
 		out = append(out, blank(width))
 	}
 	if scroll {
@@ -64,7 +64,7 @@ func pageLines(t themes.Theme, title string, body []string, off, width, height i
 }
 
 // scrollOverlay moves the open overlay's window for a key of the
-// ListScroll binding or a wheel step; the next layout clamps it.
+// Help.Scroll binding or a wheel step; the next layout clamps it.
 func (m *Model) scrollOverlay(msg tea.Msg) bool {
 	page := max(1, m.height-m.comp.height()-4)
 	switch msg := msg.(type) {
@@ -77,7 +77,7 @@ func (m *Model) scrollOverlay(msg tea.Msg) bool {
 		}
 		return true
 	case tea.KeyPressMsg:
-		if !key.Matches(msg, m.km.ListScroll) {
+		if !key.Matches(msg, m.km.Help.Scroll) {
 			return false
 		}
 		switch msg.String() {

@@ -53,7 +53,7 @@ func NewPicker(sessions []sync.SessionInfo, host, theme string) (*Picker, error)
 // for a new session.
 func (p *Picker) Chosen() string { return p.chosen }
 
-// OfferNew lets the user ask for a new session (keymap PickerNew) instead
+// OfferNew lets the user ask for a new session (keymap Picker.New) instead
 // of choosing one; read the answer with NewChosen.
 func (p *Picker) OfferNew() { p.offerNew = true }
 
@@ -81,19 +81,19 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(msg, p.km.PickerSelect):
+		case key.Matches(msg, p.km.Picker.Select):
 			if len(p.sessions) > 0 {
 				p.chosen = p.sessions[p.cur].SessionID
 			}
 			return p, tea.Quit
-		case p.offerNew && key.Matches(msg, p.km.PickerNew):
+		case p.offerNew && key.Matches(msg, p.km.Picker.New):
 			p.newChose = true
 			return p, tea.Quit
-		case key.Matches(msg, p.km.SelectPrev):
+		case key.Matches(msg, p.km.Transcript.SelectPrev):
 			p.cur = max(p.cur-1, 0)
-		case key.Matches(msg, p.km.SelectNext):
+		case key.Matches(msg, p.km.Transcript.SelectNext):
 			p.cur = min(p.cur+1, max(len(p.sessions)-1, 0))
-		case key.Matches(msg, p.km.Quit, p.km.QuitT, p.km.ClearSelect):
+		case key.Matches(msg, p.km.Global.Quit, p.km.Transcript.Quit, p.km.Transcript.ClearSelect):
 			return p, tea.Quit
 		}
 	}
@@ -108,7 +108,7 @@ func (p *Picker) View() tea.View {
 	w := max(p.width, 10)
 	hint := "↑/↓ choose · enter open · esc cancel"
 	if p.offerNew {
-		hint = "↑/↓ choose · enter open · " + p.km.PickerNew.Help().Key + " new session · esc cancel"
+		hint = "↑/↓ choose · enter open · " + p.km.Picker.New.Help().Key + " new session · esc cancel"
 	}
 	lines := []string{
 		fit(" "+t.AgentLabel.Render("Sessions on "+termtext.Line(p.host)), w),

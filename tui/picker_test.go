@@ -25,7 +25,7 @@ func TestPickerOrdersChoosesAndCancels(t *testing.T) {
 	p.Update(tea.WindowSizeMsg{Width: 70, Height: 10})
 	screen := ansi.Strip(p.View().Content)
 	iNew, iMid, iOld := strings.Index(screen, "New work"), strings.Index(screen, "(untitled)"), strings.Index(screen, "Old work")
-	if !(iNew >= 0 && iNew < iMid && iMid < iOld) {
+	if iNew < 0 || iNew >= iMid || iMid >= iOld {
 		t.Fatalf("not newest first:\n%s", screen)
 	}
 	if !strings.Contains(screen, "Sessions on 127.0.0.1:7777") || !strings.Contains(screen, "▌ New work") {

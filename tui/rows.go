@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"sort"
 
 	"github.com/lookout-sh/lookout/model"
@@ -20,9 +19,8 @@ type rowRef struct {
 }
 
 // rowSet is the transcript's rows, rebuilt from each new View into reused
-// buffers (no per-View allocation once warm). Row order is exactly
-// model.View.Rows: an entry renders after every item whose position is at
-// most its anchor, entries at one anchor in submission order.
+// buffers (no per-View allocation once warm). Row order is the model's one
+// rule (model.AppendRows), the order model.View.Rows gives.
 type rowSet struct {
 	rows []model.Row
 	pend []model.PendingEntry
@@ -32,36 +30,12 @@ type rowSet struct {
 // (the UI's failed prompts) placed like pending ones.
 func (s *rowSet) build(v *model.View, extra []model.PendingEntry) {
 	s.pend = append(append(s.pend[:0], v.Pending...), extra...)
-	slices.SortStableFunc(s.pend, func(a, b model.PendingEntry) int {
-		switch {
-		case a.Anchor != b.Anchor && a.Anchor < b.Anchor:
-			return -1
-		case a.Anchor != b.Anchor:
-			return 1
-		case a.Order < b.Order:
-			return -1
-		case a.Order > b.Order:
-			return 1
-		}
-		return 0
-	})
 	old := len(s.rows)
 	need := len(v.Items) + len(s.pend)
 	if cap(s.rows) < need {
 		s.rows = make([]model.Row, 0, need+need/4)
 	}
-	rows := s.rows[:0]
-	j := 0
-	for _, it := range v.Items {
-		for j < len(s.pend) && s.pend[j].Anchor < it.Position {
-			rows = append(rows, model.Row{Pending: &s.pend[j]})
-			j++
-		}
-		rows = append(rows, model.Row{Item: it})
-	}
-	for ; j < len(s.pend); j++ {
-		rows = append(rows, model.Row{Pending: &s.pend[j]})
-	}
+	rows := model.AppendRows(s.rows[:0], v.Items, s.pend)
 	if old > len(rows) && old <= cap(rows) {
 		// Drop stale pointers beyond the new length so old items can be freed.
 		clear(rows[len(rows):old])

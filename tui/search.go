@@ -38,6 +38,13 @@ type cachedText struct {
 	text string
 }
 
+// stop closes the search line and drops the search: no query, no scan
+// going on.
+func (s *search) stop() {
+	s.editing, s.query, s.older = false, "", false
+	s.gen++
+}
+
 // searchStepMsg continues a scan that used up its budget, from the row
 // with key from (by key: rows may be prepended in between).
 type searchStepMsg struct {
@@ -97,13 +104,13 @@ func (m *Model) findMatch(from, dir int) tea.Cmd {
 	if q == "" {
 		return nil
 	}
-	rows := m.tr.set.rows
+	rows := m.tr.rows()
 	i, found, more := scanRows(len(rows), from, dir, searchBudget, func(i int) string { return m.rowText(rows[i]) }, q)
 	m.dirty = true
 	switch {
 	case found:
 		s.older = false
-		m.tr.sel, m.tr.hasSel = m.tr.set.refOf(i), true
+		m.tr.selectRow(i)
 		m.focusTranscript()
 		m.tr.reveal(i)
 		m.clearNotice()
@@ -141,7 +148,7 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 		// The row is gone (a rebuild dropped it): start over from the end.
 		i = -1
 		if msg.dir < 0 {
-			i = len(m.tr.set.rows)
+			i = len(m.tr.rows())
 		}
 	}
 	return m.findMatch(i, msg.dir)
@@ -149,7 +156,7 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 
 // rowIndex is the index of the row with key k.
 func (m *Model) rowIndex(k string) (int, bool) {
-	for i, r := range m.tr.set.rows {
+	for i, r := range m.tr.rows() {
 		if r.Key() == k {
 			return i, true
 		}
@@ -176,7 +183,7 @@ func (m *Model) searchFrom(dir int) int {
 		return i
 	}
 	if dir < 0 {
-		return len(m.tr.set.rows)
+		return len(m.tr.rows())
 	}
 	return -1
 }
@@ -196,10 +203,9 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	case "enter":
 		s.editing = false
 		s.gen++
-		return m.findMatch(len(m.tr.set.rows), -1)
+		return m.findMatch(len(m.tr.rows()), -1)
 	case "esc":
-		s.editing, s.query, s.older = false, "", false
-		s.gen++
+		s.stop()
 		return nil
 	case "backspace":
 		if _, n := utf8.DecodeLastRuneInString(s.query); n > 0 {
@@ -222,7 +228,7 @@ func (m *Model) searchLabel() string {
 			m.theme.Muted.Render(" enter finds · esc closes ")
 	case s.query != "":
 		return m.theme.Accent.Render("/ "+termtext.VisibleLine(s.query)) +
-			m.theme.Muted.Render(" · "+bindingKeys(m.km.SearchPrev)+" older · "+bindingKeys(m.km.SearchNext)+" newer · / edits ")
+			m.theme.Muted.Render(" · "+bindingKeys(m.km.Transcript.SearchPrev)+" older · "+bindingKeys(m.km.Transcript.SearchNext)+" newer · / edits ")
 	}
 	return ""
 }

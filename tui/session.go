@@ -7,7 +7,7 @@ import (
 )
 
 // SwitchSession reports, after the program ended, whether the user asked
-// for the session picker (keymap Sessions) rather than to quit.
+// for the session picker (keymap Global.Sessions) rather than to quit.
 func (m *Model) SwitchSession() bool { return m.switchSession }
 
 // Draft is the composer's text (for the next session's Options.Draft).

@@ -1,0 +1,153 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/termtext"
+)
+
+// send submits the composer's text and follows the transcript.
+func (m *Model) send() tea.Cmd {
+	text := m.comp.value()
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if m.sessionMissing() {
+		// Nowhere to send it: keep the draft, say why and what to do.
+		what := bindingKeys(m.km.Global.Retry) + " retries"
+		if m.opts.OfferSessions {
+			what = bindingKeys(m.km.Global.Sessions) + " chooses another session"
+		}
+		m.setNotice("not sent: this session does not exist on the host · "+what, true)
+		return m.expireNotice()
+	}
+	m.comp.remember(text)
+	m.comp.clear()
+	m.tr.toBottom()
+	src := m.src
+	return func() tea.Msg { src.Submit(text); return nil }
+}
+
+func (m *Model) retry() tea.Cmd {
+	if st := m.snap.Freshness.State; st != sync.Error && st != sync.Reconnecting {
+		m.setNotice("nothing to retry: "+string(st), false)
+		return m.expireNotice()
+	}
+	m.setNotice("retrying…", false)
+	return tea.Batch(call(m.src.Retry), m.expireNotice())
+}
+
+// respond answers the first waiting approval.
+func (m *Model) respond(decision string) tea.Cmd {
+	if m.view == nil || len(m.view.Approvals) == 0 {
+		m.setNotice("no tool is waiting for approval", true)
+		return m.expireNotice()
+	}
+	a := m.view.Approvals[0]
+	src := m.src
+	if !offers(a, decision) {
+		m.setNotice("this approval does not offer "+decisionWords[decision], true)
+		return m.expireNotice()
+	}
+	turn := a.TurnID
+	if turn == "" && m.turnRunning() {
+		turn = m.view.ActiveTurn.TurnID
+	}
+	m.setTurnNotice(decisionDone[decision]+": "+termtext.VisibleLine(firstLine(a.Summary)), turn)
+	return tea.Batch(func() tea.Msg { src.Respond(a.ApprovalID, decision); return nil }, m.expireNotice())
+}
+
+// unqueue takes back the selected pending prompt when it is queued, else
+// the newest queued one. Its text returns to the composer when the host
+// confirms (turn/unqueued), through the source's Returned list.
+func (m *Model) unqueue() tea.Cmd {
+	cid := ""
+	if row, ok := m.tr.selectedRow(); ok && row.Pending != nil && row.Pending.Status == model.PendingQueued {
+		cid = row.Pending.CommandID
+	}
+	if cid == "" && m.view != nil {
+		if n := len(m.view.QueuedTurns); n > 0 {
+			cid = m.view.QueuedTurns[n-1].CommandID
+		}
+	}
+	if cid == "" && m.view != nil {
+		for i := len(m.view.Pending) - 1; i >= 0; i-- {
+			if m.view.Pending[i].Status == model.PendingQueued {
+				cid = m.view.Pending[i].CommandID
+				break
+			}
+		}
+	}
+	if cid == "" {
+		m.setNotice("no queued prompt to unqueue", true)
+		return m.expireNotice()
+	}
+	src := m.src
+	m.setNotice("unqueueing…", false)
+	return tea.Batch(func() tea.Msg { src.Unqueue(cid); return nil }, m.expireNotice())
+}
+
+func (m *Model) toggleMouse() tea.Cmd {
+	m.mouse = !m.mouse
+	if m.mouse {
+		m.setNotice("mouse captured: the wheel scrolls", false)
+	} else {
+		m.setNotice("mouse released: select text natively · "+bindingKeys(m.km.Global.MouseTrack)+" captures it again", false)
+	}
+	return m.expireNotice()
+}
+
+// copySelected copies the selected row's plain text with OSC 52 and says
+// so once the clipboard sequence has been handed to the terminal.
+func (m *Model) copySelected() tea.Cmd {
+	row, ok := m.tr.selectedRow()
+	if !ok {
+		m.setNotice("select a row first (↑/↓)", true)
+		return m.expireNotice()
+	}
+	var text string
+	if row.Item != nil {
+		text = m.r.Plain(row.Item)
+	} else {
+		text = row.Pending.Text
+	}
+	n := len([]rune(text))
+	return tea.Sequence(tea.SetClipboard(text), func() tea.Msg { return copiedMsg{n} })
+}
+
+// openDiagnostics shows the diagnostics view at its end (the newest).
+func (m *Model) openDiagnostics() {
+	m.overlay, m.overlayOff = overlayDiagnostics, 1<<30
+	m.dirty = true
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + "…"
+	}
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:59]) + "…"
+	}
+	return s
+}
+
+// decisionWords and decisionDone name approval decisions for notices.
+var (
+	decisionWords = map[string]string{"approve": "approve", "deny": "deny", "approveForSession": "approval for the session"}
+	decisionDone  = map[string]string{"approve": "approved", "deny": "denied", "approveForSession": "approved for the session"}
+)
+
+// offers reports whether an approval lets the user decide d. An approval
+// that lists no options offers approve and deny (docs/protocol.md).
+func offers(a model.Approval, d string) bool {
+	if len(a.Options) == 0 {
+		return d == "approve" || d == "deny"
+	}
+	return slices.Contains(a.Options, d)
+}

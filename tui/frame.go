@@ -1,0 +1,151 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// DefaultFrameInterval is how long the UI waits after a change signal
+// before repainting, so that a burst of deltas costs one frame: 30 frames
+// a second at most while an answer streams.
+const DefaultFrameInterval = 33 * time.Millisecond
+
+// maxFrameInterval bounds how far frame pacing stretches under load.
+const maxFrameInterval = 250 * time.Millisecond
+
+// frameLoad is how many times a frame's own cost the UI waits before the
+// next one: a frame that took 20 ms is followed by one no sooner than
+// 60 ms later, so laying out streamed text takes at most about a third of
+// a core and keys never wait long behind it.
+const frameLoad = 3
+
+// frameDelay is how long to wait before the next frame: FrameInterval, or
+// frameLoad times the last frame's cost when that is longer (bounded by
+// maxFrameInterval), so that render work stays a bounded share of the CPU
+// and input is handled between frames.
+func (m *Model) frameDelay() time.Duration {
+	d := m.opts.FrameInterval
+	if m.opts.Still {
+		return d
+	}
+	return max(d, min(frameLoad*m.frameCost, maxFrameInterval))
+}
+
+// pull reads the source's current snapshot into the model.
+func (m *Model) pull() {
+	snap := m.src.Current()
+	m.snap = snap
+	m.dirty = true
+	if snap.View != nil && (m.view == nil || snap.View != m.view || snap.View.Gen != m.viewGen) {
+		m.view, m.viewGen = snap.View, snap.View.Gen
+		m.tr.setView(snap.View, snap.HistoryLoading)
+	} else {
+		m.tr.setLoading(snap.HistoryLoading)
+	}
+	m.endTurnNotice()
+	m.diag.observe(snap, m.now())
+	m.takeReturned(snap)
+}
+
+// refresh lays the screen out again and composes the frame. It is the
+// only place that renders; it returns a command when reaching the top
+// asks for older history.
+func (m *Model) refresh() tea.Cmd {
+	m.dirty = false
+	w, h := max(m.width, 1), max(m.height, 1)
+	m.comp.setWidth(w)
+	banners := m.bannerLines()
+	var approval []string
+	if m.overlay == overlayNone {
+		approval = approvalLines(m.theme, m.km, m.view, w)
+	}
+	compH := m.comp.height()
+	transH := h - len(banners) - len(approval) - compH - 1
+	var body []string
+	var cmd tea.Cmd
+	switch m.overlay {
+	case overlayHelp:
+		body, m.overlayOff = pageLines(m.theme, helpTitle(m.theme, m.km), helpBody(m.theme, m.km, w), m.overlayOff, w, h-compH-1)
+	case overlayDiagnostics:
+		body, m.overlayOff = pageLines(m.theme, diagnosticsTitle(m.theme, m.km, len(m.diag.entries)),
+			diagnosticsBody(m.theme, m.diag.entries, m.now(), w), m.overlayOff, w, h-compH-1)
+	default:
+		spinner := ""
+		if m.online() {
+			spinner = m.spinner()
+		}
+		body = m.highlight(m.tr.layout(w, max(transH, 0), spinner, m.now()))
+		cmd = m.maybeLoadOlder()
+	}
+	label := m.theme.Muted.Render("prompt ")
+	if i, n, ok := m.comp.historyPosition(); ok {
+		label = m.theme.Muted.Render("history " + itoa(i+1) + "/" + itoa(n) + " ")
+	}
+	switch {
+	case m.confirmQuit:
+		label = m.theme.Warning.Bold(true).Render("Discard the draft and quit? y quits · any other key keeps it ")
+	case m.focus == focusTranscript:
+		// Focus is visible where the user types: the rule says the keys
+		// now go to the transcript, and how to get back.
+		back := bindingKeys(m.km.Transcript.Compose) + "/esc"
+		what := "▲ transcript focused · " + back + " back to the prompt "
+		if !m.comp.empty() {
+			what = "▲ transcript focused · draft kept · " + back + " back to it "
+		}
+		label = m.theme.Accent.Bold(true).Render(what)
+	}
+	if s := m.searchLabel(); s != "" && !m.confirmQuit {
+		label = s
+	}
+	var status string
+	status, m.statusClick = statusLine(m.theme, statusInput{
+		view: m.view, snap: m.snap, host: m.opts.Host, sessionID: m.opts.SessionID, now: m.now(),
+		spinner: m.spinnerIfActive(), position: m.tr.position(), notice: m.notice, noticeWarn: m.noticeBad,
+		mouseOff: !m.mouse, offline: !m.online(),
+		diagnostics: len(m.diag.entries), diagErrors: m.diag.errors > 0,
+	}, w)
+	var b strings.Builder
+	for _, l := range banners {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, l := range body {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, l := range approval {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(m.comp.view(m.theme, label))
+	b.WriteByte('\n')
+	b.WriteString(status)
+	m.frame = b.String()
+	return cmd
+}
+
+func (m *Model) bannerLines() []string {
+	if m.overlay != overlayNone {
+		return nil
+	}
+	return bannerLines(m.theme, m.km, m.snap, m.now(), m.opts.OfferSessions, m.width)
+}
+
+// maybeLoadOlder asks for one older page when the top of the transcript
+// is on screen, older history exists, none is loading, and it was not
+// already asked for this same oldest row. Because the anchor keeps the
+// window in place when the page arrives, loading continues only while the
+// content does not fill the screen.
+func (m *Model) maybeLoadOlder() tea.Cmd {
+	if !m.tr.showsTop() || m.view == nil || !m.view.HasOlder || m.snap.HistoryLoading {
+		return nil
+	}
+	key := m.tr.oldestKey()
+	if key == m.olderAsked {
+		return nil
+	}
+	m.olderAsked = key
+	return call(m.src.LoadOlder)
+}
