@@ -245,7 +245,7 @@ func startBench(t *testing.T, args ...string) *benchHost {
 		}
 	}
 	// exec: the pane's process is lookout itself, whose /proc we read.
-	b.tm.tmux("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40",
+	b.tm.tmux("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", "-c", t.TempDir(),
 		fmt.Sprintf("exec env %s %s attach ws://%s --session %s --theme dark", strings.Join(envs, " "), bin, addr, session))
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", b.tm.socket, "kill-server").Run() })
 	b.tm.waitFor("the session", func(s string) bool {

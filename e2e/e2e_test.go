@@ -290,7 +290,8 @@ func setup(t *testing.T) (dir, bin string, env []string) {
 }
 
 // startTerm runs command in a detached tmux session (100x30) on a private
-// server, with env's XDG directories.
+// server, with env's XDG directories, in dir (so a file the UI writes,
+// such as an export, lands there and not in the source tree).
 func startTerm(t *testing.T, dir string, env []string, command string) *term {
 	t.Helper()
 	tm := &term{t: t, socket: fmt.Sprintf("lookout-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))}
@@ -301,7 +302,7 @@ func startTerm(t *testing.T, dir string, env []string, command string) *term {
 		}
 	}
 	shell := fmt.Sprintf("env %s %s; echo LOOKOUT-EXITED $?; sleep 600", strings.Join(envs, " "), command)
-	tm.tmux("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", shell)
+	tm.tmux("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "-c", dir, shell)
 	t.Cleanup(func() {
 		_ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
 		if t.Failed() {
