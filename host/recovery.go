@@ -209,7 +209,7 @@ func (s *session) recoverLocked() error {
 	}
 	if at := s.state.ActiveTurn(); at != nil {
 		if _, err := s.emitLocked(model.MethodTurnCompleted, map[string]any{"turnId": at.TurnID, "status": model.StatusFailed,
-			"error": map[string]string{"code": "hostDeath", "message": "the host stopped while this turn was running"}}); err != nil {
+			"error": map[string]string{"code": turnErrHostDeath, "message": "the host stopped while this turn was running"}}); err != nil {
 			return err
 		}
 		if cmd := s.byTurn[at.TurnID]; cmd != nil && cmd.state != "settled" {

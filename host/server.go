@@ -100,12 +100,50 @@ func (c *conn) readLoop() {
 			c.reply(nullID, nil, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: only text frames are accepted"})
 			continue
 		}
+		c.simulateLatency()
 		c.handle(data)
+	}
+}
+
+// simulateLatency delays a request by Options.Latency, as a slow link
+// would.
+func (c *conn) simulateLatency() {
+	if d := c.h.opts.Latency; d > 0 {
+		time.Sleep(d)
 	}
 }
 
 func (c *conn) reply(id json.RawMessage, result any, rerr *rpcError) {
 	c.enqueue(outMsg{data: responseFrame(id, result, rerr), kind: kindResponse})
+}
+
+// requestHandler answers one request: a result or an error, or
+// answeredAlready when it queued its own answer.
+type requestHandler func(c *conn, req *incoming) (any, *rpcError)
+
+// answeredAlready is the result of a handler that queued its answer itself
+// (session/subscribe answers under the session lock, ahead of the events
+// that follow it).
+var answeredAlready = new(struct{ answered bool })
+
+// requestHandlers maps each protocol method to its handler.
+var requestHandlers = map[string]requestHandler{
+	"initialize":          paramsHandler((*conn).initialize),
+	"session/list":        paramsHandler((*conn).listSessions),
+	"session/create":      paramsHandler((*conn).createSession),
+	"session/subscribe":   (*conn).subscribe,
+	"session/unsubscribe": paramsHandler((*conn).unsubscribe),
+	"view/page":           paramsHandler((*conn).page),
+	"turn/submit":         paramsHandler((*conn).submit),
+	"command/replay":      paramsHandler((*conn).replay),
+	"turn/unqueue":        paramsHandler((*conn).unqueue),
+	"turn/interrupt":      paramsHandler((*conn).interrupt),
+	"approval/respond":    paramsHandler((*conn).respond),
+}
+
+// paramsHandler adapts a handler that needs only the request's params.
+func paramsHandler(f func(c *conn, params json.RawMessage) (any, *rpcError)) requestHandler {
+	return func(c *conn, req *incoming) (any, *rpcError) { return f(c, req.params) }
 }
 
 // handle answers one frame. Nothing a client sends can stop the host or
@@ -122,41 +160,17 @@ func (c *conn) handle(data []byte) {
 	defer func() {
 		if r := recover(); r != nil {
 			c.h.log.Error("request handler panicked", "method", req.method, "panic", r)
-			c.reply(req.id, nil, &rpcError{Code: -32603, Message: "internal error"})
+			c.reply(req.id, nil, &rpcError{Code: codeInternalError, Message: "internal error"})
 		}
 	}()
-	if d := c.h.opts.Latency; d > 0 {
-		time.Sleep(d)
+	handler, ok := requestHandlers[req.method]
+	if !ok {
+		c.reply(req.id, nil, &rpcError{Code: model.CodeMethodNotFound, Message: "method not found: " + req.method})
+		return
 	}
-	var result any
-	switch req.method {
-	case "initialize":
-		result, rerr = c.initialize(req.params)
-	case "session/list":
-		result, rerr = c.listSessions(req.params)
-	case "session/create":
-		result, rerr = c.createSession(req.params)
-	case "session/subscribe":
-		rerr = c.subscribe(req)
-		if rerr == nil {
-			return // answered under the session lock
-		}
-	case "session/unsubscribe":
-		result, rerr = c.unsubscribe(req.params)
-	case "view/page":
-		result, rerr = c.page(req.params)
-	case "turn/submit":
-		result, rerr = c.submit(req.params)
-	case "command/replay":
-		result, rerr = c.replay(req.params)
-	case "turn/unqueue":
-		result, rerr = c.unqueue(req.params)
-	case "turn/interrupt":
-		result, rerr = c.interrupt(req.params)
-	case "approval/respond":
-		result, rerr = c.respond(req.params)
-	default:
-		rerr = &rpcError{Code: model.CodeMethodNotFound, Message: "method not found: " + req.method}
+	result, rerr := handler(c, req)
+	if rerr == nil && result == answeredAlready {
+		return
 	}
 	c.reply(req.id, result, rerr)
 }
@@ -243,7 +257,7 @@ func (c *conn) createSession(params json.RawMessage) (any, *rpcError) {
 	}
 	s, err := c.h.createSession(title)
 	if errors.Is(err, ErrTooManySessions) {
-		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: " + err.Error(), Data: map[string]string{"reason": "tooManySessions"}}
+		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: " + err.Error(), Data: map[string]string{"reason": reasonTooManySessions}}
 	}
 	if err != nil {
 		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: " + err.Error()}
@@ -258,7 +272,7 @@ func (c *conn) sessionParam(sid *string) (*session, *rpcError) {
 	}
 	s, err := c.h.loadedSession(*sid)
 	if err != nil {
-		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return nil, errJournalUnavailable(err)
 	}
 	if s == nil {
 		return nil, errUnknownSession(*sid)
@@ -306,7 +320,7 @@ func acked(s *session, e *rpcError) (any, *rpcError) {
 // its answer never gets ahead of the journal.
 func flushed(s *session) *rpcError {
 	if err := s.flush(); err != nil {
-		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return errJournalUnavailable(err)
 	}
 	return nil
 }
@@ -321,7 +335,8 @@ func limitParam(l *int) (int, *rpcError) {
 	return min(*l, MaxPageLimit), nil
 }
 
-func (c *conn) subscribe(req *incoming) *rpcError {
+// subscribe answers session/subscribe itself (see session.subscribe).
+func (c *conn) subscribe(req *incoming) (any, *rpcError) {
 	var p struct {
 		sessionParams
 		Cursor *string `json:"cursor"`
@@ -330,13 +345,16 @@ func (c *conn) subscribe(req *incoming) *rpcError {
 	}
 	s, e := c.decodeSession(req.params, &p, &p.sessionParams)
 	if e != nil {
-		return e
+		return nil, e
 	}
 	limit, e := limitParam(p.Limit)
 	if e != nil {
-		return e
+		return nil, e
 	}
-	return s.subscribe(c, req.id, p.Cursor, p.Epoch, limit)
+	if e := s.subscribe(c, req.id, p.Cursor, p.Epoch, limit); e != nil {
+		return nil, e
+	}
+	return answeredAlready, nil
 }
 
 func (c *conn) unsubscribe(params json.RawMessage) (any, *rpcError) {

@@ -154,7 +154,7 @@ func (s *session) flushAsync() {
 	s.flushScheduled = false
 	batch, subs := s.takeOutboxLocked()
 	s.mu.Unlock()
-	if err := s.commitAndSend(batch, subs, false); err != nil {
+	if err := s.commitAndSend(batch, subs); err != nil {
 		s.h.log.Error("journal commit failed; holding events and retrying", "session", s.id, "events", len(batch), "err", err)
 		s.mu.Lock()
 		s.outbox = append(batch, s.outbox...)
@@ -184,7 +184,7 @@ func (s *session) flush() error {
 // held, so that when it returns nothing emitted is left unsent.
 func (s *session) flushLocked() error {
 	batch, subs := s.takeOutboxLocked()
-	err := s.commitAndSend(batch, subs, true)
+	err := s.commitAndSendLocked(batch, subs)
 	if err != nil {
 		s.outbox = append(batch, s.outbox...)
 	}
@@ -201,10 +201,33 @@ func (s *session) takeOutboxLocked() ([]pendingEvent, []*conn) {
 	return batch, subs
 }
 
-// commitAndSend journals a batch's durable events (and, when the batch
-// passes the seq lease, a new lease) in one commit, then sends the batch to
-// subs. The caller holds fmu: batches commit and go out in emission order.
-func (s *session) commitAndSend(batch []pendingEvent, subs []*conn, muHeld bool) error {
+// commitAndSend journals a batch (see commit), marks it sent and sends it
+// to subs. The caller holds fmu but not mu: batches commit and go out in
+// emission order.
+func (s *session) commitAndSend(batch []pendingEvent, subs []*conn) error {
+	if err := s.commit(batch); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.markSentLocked(batch)
+	s.mu.Unlock()
+	s.send(batch, subs)
+	return nil
+}
+
+// commitAndSendLocked is commitAndSend for a caller holding fmu and mu.
+func (s *session) commitAndSendLocked(batch []pendingEvent, subs []*conn) error {
+	if err := s.commit(batch); err != nil {
+		return err
+	}
+	s.markSentLocked(batch)
+	s.send(batch, subs)
+	return nil
+}
+
+// commit journals a batch's durable events (and, when the batch passes the
+// seq lease, a new lease) in one commit. The caller holds fmu.
+func (s *session) commit(batch []pendingEvent) error {
 	if len(batch) == 0 {
 		return nil
 	}
@@ -216,12 +239,10 @@ func (s *session) commitAndSend(batch []pendingEvent, subs []*conn, muHeld bool)
 	var durables []journalEvent
 	var streamed []streamRecord
 	var completed []string
-	var lastDurable int64
 	for _, p := range batch {
 		switch {
 		case p.durable:
 			durables = append(durables, p.je)
-			lastDurable = p.je.Seq
 			if p.je.Method == model.MethodItemCompleted {
 				completed = append(completed, p.ev.Item.ID)
 			}
@@ -250,18 +271,28 @@ func (s *session) commitAndSend(batch []pendingEvent, subs []*conn, muHeld bool)
 	if lease > 0 {
 		s.lease = lease
 	}
-	if !muHeld {
-		s.mu.Lock()
+	return nil
+}
+
+// markSentLocked advances the sent marks past a committed batch.
+func (s *session) markSentLocked(batch []pendingEvent) {
+	if len(batch) == 0 {
+		return
 	}
-	s.sentSeq = last
-	if lastDurable > 0 {
-		s.sentDurable = lastDurable
+	s.sentSeq = batch[len(batch)-1].je.Seq
+	for i := len(batch) - 1; i >= 0; i-- {
+		if batch[i].durable {
+			s.sentDurable = batch[i].je.Seq
+			break
+		}
 	}
-	if !muHeld {
-		s.mu.Unlock()
-	}
+}
+
+// send queues a committed batch on every subscriber, deltas only to those
+// that asked for them.
+func (s *session) send(batch []pendingEvent, subs []*conn) {
 	if len(subs) == 0 {
-		return nil
+		return
 	}
 	now := time.Now().UnixMilli()
 	for _, p := range batch {
@@ -273,7 +304,6 @@ func (s *session) commitAndSend(batch []pendingEvent, subs []*conn, muHeld bool)
 			c.enqueue(m)
 		}
 	}
-	return nil
 }
 
 // buildParams encodes {"sessionId", "viewCursor", ["prevCursor"], fields...}.

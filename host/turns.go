@@ -71,7 +71,7 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	}
 	reject := func(reason, msg string) *rpcError {
 		if err := s.h.j.reject(s.id, cid, reason); err != nil {
-			return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+			return errJournalUnavailable(err)
 		}
 		if forgotten := s.rejected.add(cid, reason); len(forgotten) > 0 {
 			if err := s.h.j.forget(s.id, forgotten); err != nil {
@@ -84,9 +84,9 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	}
 	switch {
 	case text == "":
-		return nil, reject("emptyText", "rejected: the prompt is empty")
+		return nil, reject(rejectEmptyText, "rejected: the prompt is empty")
 	case len(text) > s.h.fieldBound():
-		return nil, reject("textTooLong", fmt.Sprintf("rejected: the prompt is longer than %d bytes", s.h.fieldBound()))
+		return nil, reject(rejectTextTooLong, fmt.Sprintf("rejected: the prompt is longer than %d bytes", s.h.fieldBound()))
 	}
 	cmd := &command{id: cid, turnID: newID(), text: text}
 	if s.active != nil || len(s.queue) > 0 {
@@ -96,7 +96,7 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 		_, err := s.emitLocked(model.MethodTurnQueued, map[string]any{
 			"turnId": cmd.turnID, "commandId": cid, "text": text, "position": len(s.queue) + 1})
 		if err != nil {
-			return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+			return nil, errJournalUnavailable(err)
 		}
 		cmd.first, cmd.state = "queued", "queued"
 		s.remember(cmd)
@@ -105,7 +105,7 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	}
 	cmd.first = "started"
 	if err := s.launchLocked(&queuedTurn{cmd: cmd, history: history}); err != nil {
-		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return nil, errJournalUnavailable(err)
 	}
 	return map[string]any{"status": "started", "turnId": cmd.turnID}, nil
 }
@@ -124,7 +124,7 @@ func (s *session) launchLocked(qt *queuedTurn) error {
 	if err := s.h.agent.Launch(cmd.text); err != nil {
 		_, jerr := s.emitLocked(model.MethodTurnCompleted, map[string]any{
 			"turnId": cmd.turnID, "status": model.StatusFailed,
-			"error": map[string]string{"code": "launchFailed", "message": err.Error()}})
+			"error": map[string]string{"code": turnErrLaunchFailed, "message": err.Error()}})
 		if jerr != nil {
 			return jerr
 		}
@@ -172,7 +172,7 @@ func (s *session) callAgent(run *turnRun) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.h.log.Error("agent panicked", "session", s.id, "turn", run.id, "panic", r, "stack", string(debug.Stack()))
-			err = &TurnFailure{Code: "agentPanic", Message: fmt.Sprint("the agent crashed: ", r)}
+			err = &TurnFailure{Code: turnErrAgentPanic, Message: fmt.Sprint("the agent crashed: ", r)}
 		}
 	}()
 	return s.h.agent.Run(run.ctx, &Turn{s: s, run: run})
@@ -193,14 +193,14 @@ func (s *session) finishTurnLocked(run *turnRun, err error) {
 	case run.interrupted || run.shutdown:
 		status, itemStatus = model.StatusStopped, model.StatusStopped
 		if run.shutdown {
-			terr = map[string]string{"code": "hostShutdown", "message": "the host was shut down while this turn was running"}
+			terr = map[string]string{"code": turnErrHostShutdown, "message": "the host was shut down while this turn was running"}
 		}
 	case errors.As(err, &tf):
 		status, itemStatus = model.StatusFailed, model.StatusFailed
 		terr = map[string]string{"code": tf.Code, "message": tf.Message}
 	case err != nil:
 		status, itemStatus = model.StatusFailed, model.StatusFailed
-		terr = map[string]string{"code": "agentError", "message": err.Error()}
+		terr = map[string]string{"code": turnErrAgentError, "message": err.Error()}
 	}
 	for _, id := range run.items {
 		if _, open := s.open[id]; open {
@@ -295,7 +295,7 @@ func (s *session) unqueue(cid, reason string) *rpcError {
 func (s *session) unqueueLocked(cmd *command, reason string) *rpcError {
 	if _, err := s.emitLocked(model.MethodTurnUnqueued, map[string]any{
 		"turnId": cmd.turnID, "commandId": cmd.id, "reason": reason}); err != nil {
-		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return errJournalUnavailable(err)
 	}
 	s.queue = slices.DeleteFunc(s.queue, func(q *queuedTurn) bool { return q.cmd == cmd })
 	cmd.state, cmd.kind = "settled", "unqueued"
@@ -337,7 +337,7 @@ func (s *session) respond(approvalID, decision string) *rpcError {
 		return errInvalidParams(fmt.Sprintf("invalid params: decision %q is not one this approval offers %q", decision, a.options))
 	}
 	if err := s.resolveApprovalLocked(approvalID, decision); err != nil {
-		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return errJournalUnavailable(err)
 	}
 	return nil
 }

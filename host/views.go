@@ -26,7 +26,7 @@ func (s *session) subscribe(c *conn, reqID json.RawMessage, cursor *string, epoc
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.flushLocked(); err != nil {
-		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return errJournalUnavailable(err)
 	}
 	head := s.headLocked()
 	result := map[string]any{"epoch": s.epoch, "head": model.FormatCursor(s.id, head)}
@@ -102,7 +102,7 @@ func (s *session) pageAfter(cseq int64, limit int) (*model.Page, *rpcError) {
 	}
 	evs, more, err := s.h.j.readAfter(s.id, cseq, lastDurable, limit, PageBytes)
 	if err != nil {
-		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal read failed: " + err.Error()}
+		return nil, errJournalRead(err)
 	}
 	r := &model.Page{Epoch: s.epoch, Events: make([]model.PageElement, len(evs)), HasNewer: more, HasOlder: hasOlder,
 		StartCursor: model.FormatCursor(s.id, cseq), EndCursor: model.FormatCursor(s.id, head)}
@@ -127,7 +127,7 @@ func (s *session) pageBefore(pos int64, limit int) (*model.Page, *rpcError) {
 	if err := s.flushLocked(); err != nil {
 		s.mu.Unlock()
 		s.fmu.Unlock()
-		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return nil, errJournalUnavailable(err)
 	}
 	head := s.headLocked()
 	if pos > head+1 {
@@ -151,7 +151,7 @@ func (s *session) pageBefore(pos int64, limit int) (*model.Page, *rpcError) {
 
 	evs, err := s.h.j.readSeqs(s.id, seqs)
 	if err != nil {
-		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal read failed: " + err.Error()}
+		return nil, errJournalRead(err)
 	}
 	bySeq := make(map[int64]journalEvent, len(evs))
 	for _, e := range evs {
