@@ -168,10 +168,11 @@ func (j *sqliteJournal) append(sid string, evs []journalEvent, streamed []stream
 		return err
 	}
 	fail := func(err error) error {
-		tx.Rollback()
+		_ = tx.Rollback() // err says why; a failed rollback adds nothing
 		return err
 	}
 	ins := tx.Stmt(j.insEvent)
+	defer ins.Close()
 	for _, e := range evs {
 		if _, err := ins.Exec(sid, e.Seq, e.Method, e.Params); err != nil {
 			return fail(err)
@@ -179,6 +180,7 @@ func (j *sqliteJournal) append(sid string, evs []journalEvent, streamed []stream
 	}
 	if len(streamed) > 0 {
 		st := tx.Stmt(j.insStream)
+		defer st.Close()
 		for _, r := range streamed {
 			if _, err := st.Exec(sid, r.Seq, r.ItemID, r.Params); err != nil {
 				return fail(err)
@@ -187,6 +189,7 @@ func (j *sqliteJournal) append(sid string, evs []journalEvent, streamed []stream
 	}
 	if len(completed) > 0 {
 		del := tx.Stmt(j.delStream)
+		defer del.Close()
 		for _, id := range completed {
 			if _, err := del.Exec(sid, id); err != nil {
 				return fail(err)
@@ -194,7 +197,9 @@ func (j *sqliteJournal) append(sid string, evs []journalEvent, streamed []stream
 		}
 	}
 	if lease > 0 {
-		if _, err := tx.Stmt(j.setLeas).Exec(lease, sid, lease); err != nil {
+		setLease := tx.Stmt(j.setLeas)
+		defer setLease.Close()
+		if _, err := setLease.Exec(lease, sid, lease); err != nil {
 			return fail(err)
 		}
 	}

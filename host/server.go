@@ -50,12 +50,14 @@ func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
 			nc = tc.NetConn()
 		}
 		if tc, ok := nc.(*net.TCPConn); ok {
-			tc.SetWriteBuffer(n)
+			if err := tc.SetWriteBuffer(n); err != nil {
+				h.log.Debug("could not size the socket's send buffer", "err", err)
+			}
 		}
 	}
 	c := newConn(h, ws, h.opts.OutboundQueue, h.opts.OutboundBytes)
 	if !h.addConn(c) {
-		ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1001, "host shutting down"), time.Now().Add(time.Second))
+		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1001, "host shutting down"), time.Now().Add(time.Second)) // closing either way
 		ws.Close()
 		return
 	}
@@ -80,7 +82,7 @@ func (h *Host) authorized(r *http.Request) bool {
 // the closing deadline passes.
 func (c *conn) readLoop() {
 	defer c.finish()
-	c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+	_ = c.ws.SetReadDeadline(time.Now().Add(ReadTimeout)) // fails only on a closed socket, which ReadMessage reports
 	c.ws.SetPongHandler(func(string) error {
 		c.extendRead()
 		return nil

@@ -117,7 +117,9 @@ func (s *session) summary() map[string]any {
 func (s *session) summaryLocked() map[string]any {
 	title := ""
 	if raw := s.state.Value("title"); raw != nil {
-		json.Unmarshal(raw, &title)
+		if json.Unmarshal(raw, &title) != nil {
+			title = "" // not a string: an untitled session
+		}
 	}
 	title = cutUTF8(title, TitleBound) // journaled before titles were bounded
 	status := "idle"

@@ -27,7 +27,8 @@ func loadOrCreateToken(dir string) (string, error) {
 		tok := strings.TrimSpace(string(b))
 		if len(tok) >= 32 {
 			if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
-				os.Chmod(path, 0o600)
+				_ = os.Chmod(path, 0o600) // best effort: the directory is 0700 already
+
 			}
 			return tok, nil
 		}

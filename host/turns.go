@@ -203,7 +203,9 @@ func (s *session) finishTurnLocked(run *turnRun, err error) {
 	}
 	for _, id := range run.items {
 		if _, open := s.open[id]; open {
-			s.completeItemLocked(id, itemStatus, nil)
+			if err := s.completeItemLocked(id, itemStatus, nil); err != nil {
+				s.h.log.Error("could not end an item with its turn", "session", s.id, "item", id, "err", err)
+			}
 		}
 	}
 	s.cancelApprovalsLocked(run.id)
@@ -211,7 +213,9 @@ func (s *session) finishTurnLocked(run *turnRun, err error) {
 	if terr != nil {
 		fields["error"] = terr
 	}
-	s.emitLocked(model.MethodTurnCompleted, fields)
+	if _, err := s.emitLocked(model.MethodTurnCompleted, fields); err != nil {
+		s.h.log.Error("could not end a turn", "session", s.id, "turn", run.id, "err", err)
+	}
 	if s.active == run {
 		s.active = nil
 	}
@@ -242,7 +246,9 @@ func (s *session) cancelApprovalsLocked(turnID string) {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		s.resolveApprovalLocked(id, "cancelled")
+		if err := s.resolveApprovalLocked(id, DecisionCancelled); err != nil {
+			s.h.log.Error("could not cancel an approval", "session", s.id, "approval", id, "err", err)
+		}
 	}
 }
 
