@@ -103,10 +103,10 @@ func (s *session) replay(cid string) map[string]any {
 			st["itemId"] = cmd.itemID
 		}
 		out["settlement"] = st
-		if t := s.state.Turn(cmd.turnID); committed && t != nil && model.IsTerminalStatus(t.Status) {
-			out["turnStatus"] = t.Status
-			if t.Error != nil {
-				out["turnError"] = t.Error
+		if t, ended := s.turnEnds[cmd.turnID]; committed && ended && model.IsTerminalStatus(t.status) {
+			out["turnStatus"] = t.status
+			if t.err != nil {
+				out["turnError"] = t.err
 			}
 		}
 	}

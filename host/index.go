@@ -6,30 +6,48 @@ import (
 	"github.com/lookout-sh/lookout/model"
 )
 
+// turnEnd is how a turn ended (its turn/completed).
+type turnEnd struct {
+	status string
+	err    *model.TurnError
+}
+
+// isFullObject reports whether method carries a whole item.
+func isFullObject(method string) bool {
+	return method == model.MethodItemStarted || method == model.MethodItemUpdated || method == model.MethodItemCompleted
+}
+
 // indexLocked maintains the lookup indexes after ev was folded.
 func (s *session) indexLocked(ev *model.Event) {
 	if ev.Durable {
 		s.durables = append(s.durables, ev.Seq)
 	}
-	switch ev.Method {
-	case model.MethodItemStarted, model.MethodItemUpdated, model.MethodItemCompleted:
-		id := ev.Item.ID
-		if _, seen := s.fullSeq[id]; !seen {
-			pos := ev.Seq
-			if it := s.state.Item(id); it != nil {
-				pos = it.Position
-			}
-			s.insertPosition(posEntry{pos: pos, id: id})
+	switch {
+	case isFullObject(ev.Method):
+		pos, open := ev.Seq, false
+		if it := s.state.Item(ev.Item.ID); it != nil {
+			pos, open = it.Position, it.IsOpen()
 		}
-		s.fullSeq[id] = ev.Seq
-		if it := s.state.Item(id); it != nil && it.IsOpen() {
-			s.open[id] = struct{}{}
-		} else {
-			delete(s.open, id)
-			delete(s.lastDelta, id)
-		}
-	case model.MethodItemDelta:
+		s.indexItemLocked(ev.Item.ID, pos, ev.Seq, open)
+	case ev.Method == model.MethodItemDelta:
 		s.lastDelta[ev.ItemID] = ev.Seq
+	case ev.Method == model.MethodTurnCompleted:
+		s.turnEnds[ev.TurnID] = turnEnd{status: ev.Status, err: ev.TurnError}
+	}
+}
+
+// indexItemLocked records a full-object event of item id at seq: the
+// item's position (kept from its first event) and whether it is open.
+func (s *session) indexItemLocked(id string, pos, seq int64, open bool) {
+	if _, seen := s.fullSeq[id]; !seen {
+		s.insertPosition(posEntry{pos: pos, id: id})
+	}
+	s.fullSeq[id] = seq
+	if open {
+		s.open[id] = struct{}{}
+	} else {
+		delete(s.open, id)
+		delete(s.lastDelta, id)
 	}
 }
 

@@ -36,6 +36,9 @@ func (s *session) emitLocked(method string, fields map[string]any) (int64, error
 	s.seq = seq
 	s.updatedAt = time.Now()
 	s.indexLocked(ev)
+	if isFullObject(method) {
+		s.maybeCompactLocked()
+	}
 	s.outbox = append(s.outbox, pendingEvent{je: journalEvent{Seq: seq, Method: method, Params: params}, durable: durable, ev: ev})
 	if !s.flushScheduled {
 		s.flushScheduled = true

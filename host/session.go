@@ -15,9 +15,10 @@ import (
 // journaled; the lease costs one small write per leaseBlock events.
 const leaseBlock = 4096
 
-// session is one session: its seq counter, its fold (model.State, the
-// source of snapshots), its subscribers, its turns and the indexes that
-// make paged reads lookups. Every field below mu is guarded by mu.
+// session is one session: its seq counter, its fold (model.State: every
+// turn, approval and value, but only the newest and the open items; see
+// fold.go), its subscribers, its turns and the indexes that make paged
+// reads lookups. Every field below mu is guarded by mu.
 type session struct {
 	h       *Host
 	id      string
@@ -45,6 +46,7 @@ type session struct {
 	outbox         []pendingEvent
 	flushScheduled bool
 	state          *model.State
+	foldMark       foldMark // the fold's size after its last compaction
 	updatedAt      time.Time
 	subs           map[*conn]struct{}
 
@@ -53,6 +55,7 @@ type session struct {
 	open      map[string]struct{} // items not yet terminal
 	positions []posEntry          // every item, ascending position
 	durables  []int64             // seqs of durable events, ascending
+	turnEnds  map[string]turnEnd  // turnId -> how it ended (the fold forgets on compaction)
 
 	commands  map[string]*command // by commandId
 	byTurn    map[string]*command // by turnId
@@ -75,7 +78,7 @@ func newSession(h *Host, rec sessionRecord) *session {
 		h: h, id: rec.ID, epoch: rec.Epoch, created: rec.CreatedAt,
 		seq: rec.Lease, lease: rec.Lease, state: st,
 		subs: map[*conn]struct{}{}, fullSeq: map[string]int64{}, lastDelta: map[string]int64{},
-		open: map[string]struct{}{}, commands: map[string]*command{}, byTurn: map[string]*command{},
+		open: map[string]struct{}{}, turnEnds: map[string]turnEnd{}, commands: map[string]*command{}, byTurn: map[string]*command{},
 		rejected: newRejectionMemory(MaxRejections), approvals: map[string]*approvalWait{}, resolved: map[string]string{},
 	}
 	s.loaded.Store(true)

@@ -48,8 +48,12 @@ func (s *session) subscribe(c *conn, reqID json.RawMessage, cursor *string, epoc
 	if useSuffix {
 		result["delivery"] = "suffix"
 	} else {
+		snap, err := s.snapshotLocked(limit)
+		if err != nil {
+			return errJournalRead(err)
+		}
 		result["delivery"] = "snapshot"
-		result["snapshot"] = boundSnapshot(s.state.Snapshot(limit))
+		result["snapshot"] = snap
 		c.clearShed(s.id) // the snapshot restates every item
 	}
 	c.enqueue(outMsg{data: responseFrame(reqID, result, nil), kind: kindResponse})
@@ -73,21 +77,6 @@ func (s *session) missedDeltasLocked(cursor int64) bool {
 		}
 	}
 	return false
-}
-
-// boundSnapshot keeps the newest items whose encoding fits PageBytes (at
-// least one), setting hasOlder when it leaves any out.
-func boundSnapshot(snap model.Snapshot) model.Snapshot {
-	size := 0
-	for i := len(snap.Items) - 1; i >= 0; i-- {
-		size += len(snap.Items[i])
-		if size > PageBytes && i < len(snap.Items)-1 {
-			snap.Items = snap.Items[i+1:]
-			snap.HasOlder = true
-			break
-		}
-	}
-	return snap
 }
 
 // pageAfter answers view/page direction "after": durable events above
