@@ -29,9 +29,17 @@ func (s *session) indexLocked(ev *model.Event) {
 			pos, open = it.Position, it.IsOpen()
 		}
 		s.indexItemLocked(ev.Item.ID, pos, ev.Seq, open)
+		s.recordedAt = ev.Item.String("recordedAt")
 	case ev.Method == model.MethodItemDelta:
 		s.lastDelta[ev.ItemID] = ev.Seq
-	case ev.Method == model.MethodTurnCompleted:
+	default:
+		s.noteTurnEndLocked(ev)
+	}
+}
+
+// noteTurnEndLocked records how a turn ended.
+func (s *session) noteTurnEndLocked(ev *model.Event) {
+	if ev.Method == model.MethodTurnCompleted {
 		s.turnEnds[ev.TurnID] = turnEnd{status: ev.Status, err: ev.TurnError}
 	}
 }

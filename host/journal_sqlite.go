@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lookout-sh/lookout/model"
+
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 )
 
@@ -287,6 +289,30 @@ func (j *sqliteJournal) lastSeq(sid string) (int64, error) {
 	var n int64
 	err := j.r.QueryRow(`SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?`, sid).Scan(&n)
 	return n, err
+}
+
+// scanRange reads only the rows asked for: without the items' events,
+// their params are never read.
+func (j *sqliteJournal) scanRange(sid string, after, upto int64, withItems bool, fn func(journalEvent) error) error {
+	q := `SELECT seq, method, params FROM events WHERE session_id = ? AND seq > ? AND seq <= ?`
+	if !withItems {
+		q += ` AND method NOT IN ('` + model.MethodItemStarted + `', '` + model.MethodItemUpdated + `', '` + model.MethodItemCompleted + `')`
+	}
+	rows, err := j.r.Query(q+` ORDER BY seq`, sid, after, upto)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e journalEvent
+		if err := rows.Scan(&e.Seq, &e.Method, &e.Params); err != nil {
+			return err
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 func (j *sqliteJournal) scan(sid string, fn func(journalEvent) error) error {

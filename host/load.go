@@ -11,31 +11,45 @@ import (
 // session holds (see fold.go): every event but the items' is folded; of
 // an item event only its identity and position are read (scanItemMeta),
 // into the index; and at the end the latest full objects of the newest
-// and of the open items are read again and folded. Loading a session
-// costs a read of its journal and little per item.
+// and of the open items are read again and folded. With a persisted index
+// (checkpoint.go) the item events up to its head are not read at all.
 func (s *session) load() error {
-	var last int64
-	var recordedAt string // the newest item's
-	err := s.h.j.scan(s.id, func(e journalEvent) error {
-		last = e.Seq
-		if isFullObject(e.Method) {
-			return s.indexJournaledItem(e, &recordedAt)
-		}
-		ev, err := model.DecodeNotification(e.Method, e.Params)
+	last, err := s.h.j.lastSeq(s.id)
+	if err != nil {
+		return err
+	}
+	var from int64
+	if ix := s.persistedIndexFor(last); ix != nil {
+		s.restoreIndexLocked(ix)
+		err := scanRange(s.h.j, s.id, 0, ix.head, false, func(e journalEvent) error {
+			ev, err := s.foldJournaled(e)
+			if err == nil {
+				s.noteTurnEndLocked(ev)
+			}
+			return err
+		})
 		if err != nil {
-			return fmt.Errorf("seq %d: %w", e.Seq, err)
+			return err
 		}
-		if err := s.state.Apply(ev); err != nil {
-			return fmt.Errorf("seq %d: %w", e.Seq, err)
+		for _, st := range ix.settled {
+			s.settleUserMessage(st[0], st[1])
 		}
-		s.indexLocked(ev)
-		s.trackCommand(ev)
-		return nil
+		from = ix.head
+	}
+	err = scanRange(s.h.j, s.id, from, last, true, func(e journalEvent) error {
+		if isFullObject(e.Method) {
+			return s.indexJournaledItem(e)
+		}
+		ev, err := s.foldJournaled(e)
+		if err == nil {
+			s.indexLocked(ev)
+		}
+		return err
 	})
 	if err != nil {
 		return err
 	}
-	if t, err := time.Parse(time.RFC3339Nano, recordedAt); err == nil {
+	if t, err := time.Parse(time.RFC3339Nano, s.recordedAt); err == nil {
 		s.updatedAt = t
 	}
 	if err := s.foldHeldItemsLocked(); err != nil {
@@ -59,10 +73,23 @@ func (s *session) load() error {
 	return s.h.j.forget(s.id, forgotten)
 }
 
+// foldJournaled folds a journaled event other than an item's and tracks
+// the command it concerns.
+func (s *session) foldJournaled(e journalEvent) (*model.Event, error) {
+	ev, err := model.DecodeNotification(e.Method, e.Params)
+	if err != nil {
+		return nil, fmt.Errorf("seq %d: %w", e.Seq, err)
+	}
+	if err := s.state.Apply(ev); err != nil {
+		return nil, fmt.Errorf("seq %d: %w", e.Seq, err)
+	}
+	s.trackCommand(ev)
+	return ev, nil
+}
+
 // indexJournaledItem indexes a journaled full-object event without
-// folding it: an item is open until its item/completed. It sets
-// recordedAt to the item's.
-func (s *session) indexJournaledItem(e journalEvent, recordedAt *string) error {
+// folding it: an item is open until its item/completed.
+func (s *session) indexJournaledItem(e journalEvent) error {
 	m, err := scanItemMeta(e.Params)
 	if err != nil {
 		return fmt.Errorf("seq %d: %w", e.Seq, err)
@@ -79,7 +106,7 @@ func (s *session) indexJournaledItem(e journalEvent, recordedAt *string) error {
 	if m.Kind == model.KindUserMessage {
 		s.settleUserMessage(m.CommandID, m.ID)
 	}
-	*recordedAt = m.RecordedAt
+	s.recordedAt = m.RecordedAt
 	return nil
 }
 

@@ -56,6 +56,10 @@ type session struct {
 	positions []posEntry          // every item, ascending position
 	durables  []int64             // seqs of durable events, ascending
 	turnEnds  map[string]turnEnd  // turnId -> how it ended (the fold forgets on compaction)
+	// recordedAt is the newest journaled item's; persistedHead the head of
+	// the index last persisted or read (see checkpoint.go).
+	recordedAt    string
+	persistedHead int64
 
 	commands  map[string]*command // by commandId
 	byTurn    map[string]*command // by turnId

@@ -64,6 +64,7 @@ func (h *Host) Close() error {
 		clean := h.flushAll()
 		h.flushes.Wait()
 		if clean && h.j.durable() {
+			h.persistIndexes()
 			if err := h.writeShutdownSummary(); err != nil {
 				h.log.Warn("could not record the clean shutdown; the next start loads every session", "err", err)
 			}
@@ -104,4 +105,14 @@ func (h *Host) flushAll() bool {
 		}
 	}
 	return ok
+}
+
+// persistIndexes persists every loaded session's index (checkpoint.go);
+// a session whose index cannot be written is read whole at its next load.
+func (h *Host) persistIndexes() {
+	for _, s := range h.sessionList() {
+		if err := s.persistIndex(); err != nil {
+			h.log.Warn("could not persist a session's index; its next load reads the whole journal", "session", s.id, "err", err)
+		}
+	}
 }
