@@ -47,24 +47,38 @@ func (s *session) maybeCompactLocked() {
 }
 
 // compactLocked replaces the fold by one holding the same turns,
-// approvals, values and cursors, and only the items keepItems chooses.
+// approvals, values and cursors, and only the items keepItems chooses
+// (handed over as they are, not re-encoded).
 func (s *session) compactLocked() error {
 	items := s.state.Items()
 	keep := keepItems(items)
-	snap := s.state.Snapshot(1) // everything but the items
-	snap.Items = make([]json.RawMessage, 0, len(keep))
-	for _, it := range keep {
-		snap.Items = append(snap.Items, it.AppendJSON(nil))
-	}
-	snap.HasOlder = len(keep) < len(items) || s.state.HasOlder
 	fresh := model.NewState(s.id)
 	fresh.Epoch = s.epoch
-	if _, err := fresh.LoadSnapshot(s.id, s.epoch, snap); err != nil {
+	if _, err := fresh.LoadSnapshot(s.id, s.epoch, s.foldWithoutItemsLocked()); err != nil {
+		return err
+	}
+	events := make([]*model.Event, len(keep))
+	for i, it := range keep {
+		method := model.MethodItemUpdated
+		if !it.IsOpen() {
+			method = model.MethodItemCompleted
+		}
+		events[i] = &model.Event{Method: method, SessionID: s.id, Seq: it.Position, Item: it}
+	}
+	if err := fresh.ApplyOlder(events, len(keep) < len(items) || s.state.HasOlder); err != nil {
 		return err
 	}
 	s.state = fresh
 	s.foldMark = foldMark{items: fresh.Len(), bytes: fresh.HeldBytes()}
 	return nil
+}
+
+// foldWithoutItemsLocked is the fold's snapshot without its items: the
+// cursors, turns, approvals and values.
+func (s *session) foldWithoutItemsLocked() model.Snapshot {
+	snap, _ := s.state.SnapshotWithin(1, 1) // one item at most, and it does not fit in one byte
+	snap.Items = []json.RawMessage{}
+	return snap
 }
 
 // keepItems picks what a compaction keeps of the fold's items (in
@@ -92,7 +106,7 @@ func keepItems(items []*model.Item) []*model.Item {
 // values with the newest limit items whose encodings fit PageBytes (at
 // least one); hasOlder when it leaves any item out.
 func (s *session) snapshotLocked(limit int) (model.Snapshot, error) {
-	snap := s.state.Snapshot(1) // everything but the items
+	snap := s.foldWithoutItemsLocked()
 	start := max(0, len(s.positions)-limit)
 	entries := s.positions[start:]
 	bodies, err := s.itemBodiesLocked(entries)
