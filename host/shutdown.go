@@ -3,6 +3,8 @@ package host
 import (
 	"os"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // shutdownStore undoes openStore and loadSessions when Start fails after
@@ -47,7 +49,7 @@ func (h *Host) Close() error {
 		}
 		h.mu.Unlock()
 		for _, c := range conns {
-			c.closeAfterFlush(1001, "host shutting down")
+			c.closeAfterFlush(websocket.CloseGoingAway, "host shutting down")
 		}
 		deadline := time.NewTimer(2 * time.Second) // for stalled clients
 		defer deadline.Stop()
