@@ -290,7 +290,10 @@ func (t *Turn) Ask(ctx context.Context, req ApprovalRequest) (string, error) {
 	a := &approvalWait{id: id, turnID: t.run.id, options: opts, ch: make(chan string, 1)}
 	s.approvals[id] = a
 	if t.run.history {
-		s.resolveApprovalLocked(id, DecisionApprove)
+		if err := s.resolveApprovalLocked(id, DecisionApprove); err != nil {
+			s.mu.Unlock()
+			return "", err // the turn's end cancels the approval
+		}
 	}
 	s.mu.Unlock()
 	select {
@@ -299,7 +302,8 @@ func (t *Turn) Ask(ctx context.Context, req ApprovalRequest) (string, error) {
 	case <-ctx.Done():
 		s.mu.Lock()
 		if _, pending := s.approvals[id]; pending && !t.run.finished {
-			s.resolveApprovalLocked(id, DecisionCancelled)
+			// A refusal is logged by emitLocked; the turn's end retries.
+			_ = s.resolveApprovalLocked(id, DecisionCancelled)
 		}
 		s.mu.Unlock()
 		return "", ctx.Err()

@@ -68,7 +68,9 @@ func BenchmarkFanout100Subscribers(b *testing.B) {
 		}
 		defer ws.Close()
 		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "session/subscribe", "params": map[string]any{"sessionId": sid}})
-		ws.WriteMessage(websocket.TextMessage, req)
+		if err := ws.WriteMessage(websocket.TextMessage, req); err != nil {
+			b.Fatal(err)
+		}
 		if _, _, err := ws.ReadMessage(); err != nil { // the answer
 			b.Fatal(err)
 		}

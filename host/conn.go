@@ -175,7 +175,7 @@ func (c *conn) sendClose(code int, reason string) {
 		return
 	}
 	c.mu.Lock()
-	c.ws.SetReadDeadline(time.Now().Add(closeGrace))
+	_ = c.ws.SetReadDeadline(time.Now().Add(closeGrace)) // fails only on a closed socket, which the reader sees
 	c.mu.Unlock()
 }
 
@@ -189,7 +189,7 @@ func (c *conn) extendRead() bool {
 	if c.closing {
 		return false
 	}
-	c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+	_ = c.ws.SetReadDeadline(time.Now().Add(ReadTimeout)) // fails only on a closed socket, which the reader sees
 	return true
 }
 
@@ -252,7 +252,7 @@ func (c *conn) writeLoop() {
 			closing, flush := c.closing, c.flush
 			c.mu.Unlock()
 			if len(batch) == 0 && flush {
-				c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.code, c.reason), time.Now().Add(time.Second))
+				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.code, c.reason), time.Now().Add(time.Second)) // closing either way
 				c.ws.Close()
 				return
 			}
@@ -267,7 +267,7 @@ func (c *conn) writeLoop() {
 					c.dropWritten(batch[i:])
 					break
 				}
-				c.ws.SetWriteDeadline(time.Now().Add(writeWait))
+				_ = c.ws.SetWriteDeadline(time.Now().Add(writeWait)) // a closed socket fails the write below
 				err := c.ws.WriteMessage(websocket.TextMessage, batch[i].data)
 				c.dropWritten(batch[i : i+1])
 				if err != nil {

@@ -92,7 +92,9 @@ func TestOutboundQueueShedsDeltasThenClosesWith1013(t *testing.T) {
 	if got := queued(c); got != "" {
 		t.Fatalf("a closed connection still queues %q", got)
 	}
-	client.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if err := client.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
 	_, _, err := client.ReadMessage()
 	if !websocket.IsCloseError(err, websocket.CloseTryAgainLater) {
 		t.Fatalf("client read %v, want close 1013", err)
@@ -131,7 +133,9 @@ func TestOutboundQueueIsBoundedInBytes(t *testing.T) {
 	if c.qBytes != 0 {
 		t.Fatalf("%d bytes counted after close", c.qBytes)
 	}
-	client.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if err := client.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := client.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseTryAgainLater) {
 		t.Fatalf("client read %v, want close 1013", err)
 	}

@@ -31,8 +31,14 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 		tmp := filepath.Join(dir, "url.tmp")
-		os.WriteFile(tmp, []byte(h.URL()), 0o600)
-		os.Rename(tmp, filepath.Join(dir, "url"))
+		if err := os.WriteFile(tmp, []byte(h.URL()), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "helper host:", err)
+			os.Exit(2)
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, "url")); err != nil {
+			fmt.Fprintln(os.Stderr, "helper host:", err)
+			os.Exit(2)
+		}
 		select {}
 	}
 	leakcheck.Main(m)
@@ -51,8 +57,8 @@ func startHostProcess(t *testing.T, dir string) (*exec.Cmd, *hosttest.Client) {
 		t.Fatal(err)
 	}
 	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	go func() { _ = cmd.Wait(); close(exited) }()          // killed on purpose: its exit status says nothing
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-exited }) // it may have exited already
 	deadline := time.Now().Add(hosttest.Timeout)
 	var url []byte
 	for {
@@ -111,7 +117,9 @@ func TestKilledHostAppendsHostDeathTerminals(t *testing.T) {
 	}
 	seenBefore := st.Cursor
 
-	proc.Process.Kill() // SIGKILL: no chance to write anything
+	if err := proc.Process.Kill(); err != nil { // SIGKILL: no chance to write anything
+		t.Fatal(err)
+	}
 	<-c.Done()
 
 	_, c2 := startHostProcess(t, dir)
@@ -195,7 +203,9 @@ func TestGracefulRestartKeepsSessionsAndQueue(t *testing.T) {
 	sid, epoch, st := newSession(t, c)
 	runTurn(t, c, sid, st, "one", "hello")
 	_, slow, _ := c.Submit(sid, "slow", "slow")
-	c.Submit(sid, "later", "run me after the restart")
+	if _, _, err := c.Submit(sid, "later", "run me after the restart"); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := c.WaitEvent(st, func(ev *model.Event) bool { return ev.Method == model.MethodItemDelta && ev.Delta == "while. " }); err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,11 @@ func (a floodAgent) Run(ctx context.Context, t *host.Turn) error {
 func dialStalled(t *testing.T, h *host.Host, sid string) *websocket.Conn {
 	t.Helper()
 	d := websocket.Dialer{NetDialContext: (&net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		return c.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		var serr error
+		if err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) }); err != nil {
+			return err
+		}
+		return serr
 	}}).DialContext}
 	ws, _, err := d.Dial(h.URL(), http.Header{"Authorization": {"Bearer " + h.Token()}})
 	if err != nil {
@@ -180,7 +184,9 @@ func TestTwentyClientsOneNeverReads(t *testing.T) {
 	// The client that never read was cut off rather than allowed to hold
 	// the session back: draining it now ends in a closed connection (1013,
 	// or an abrupt close when even the close frame could not be written).
-	stalled.SetReadDeadline(time.Now().Add(hosttest.Timeout))
+	if err := stalled.SetReadDeadline(time.Now().Add(hosttest.Timeout)); err != nil {
+		t.Fatal(err)
+	}
 	for {
 		if _, _, err := stalled.ReadMessage(); err != nil {
 			var ne net.Error

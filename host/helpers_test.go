@@ -67,7 +67,9 @@ func prevCursorOf(params json.RawMessage) string {
 	var p struct {
 		PrevCursor json.RawMessage `json:"prevCursor"`
 	}
-	json.Unmarshal(params, &p)
+	if json.Unmarshal(params, &p) != nil {
+		return "<not an object>"
+	}
 	if len(p.PrevCursor) == 0 {
 		return "<absent>"
 	}

@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"github.com/lookout-sh/lookout/model"
 	"slices"
 	"strconv"
@@ -110,7 +111,9 @@ func nextItemObject(current []byte, status string) (itemObject, error) {
 		return nil, err
 	}
 	var rev int64
-	json.Unmarshal(o["revision"], &rev)
+	if err := json.Unmarshal(o["revision"], &rev); err != nil {
+		return nil, fmt.Errorf("item revision: %w", err)
+	}
 	o.set("revision", rev+1)
 	if status != "" {
 		o.set("status", status)
@@ -140,8 +143,14 @@ func (o itemObject) set(k string, v any) {
 
 // truncated returns the item's truncated field paths.
 func (o itemObject) truncated() []string {
+	raw, ok := o["truncated"]
+	if !ok {
+		return nil
+	}
 	var t []string
-	json.Unmarshal(o["truncated"], &t)
+	if json.Unmarshal(raw, &t) != nil {
+		return nil // not a list of paths: replaced by the host's own
+	}
 	return t
 }
 

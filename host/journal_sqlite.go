@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lookout-sh/lookout/model"
+
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 )
 
@@ -168,10 +170,11 @@ func (j *sqliteJournal) append(sid string, evs []journalEvent, streamed []stream
 		return err
 	}
 	fail := func(err error) error {
-		tx.Rollback()
+		_ = tx.Rollback() // err says why; a failed rollback adds nothing
 		return err
 	}
 	ins := tx.Stmt(j.insEvent)
+	defer ins.Close()
 	for _, e := range evs {
 		if _, err := ins.Exec(sid, e.Seq, e.Method, e.Params); err != nil {
 			return fail(err)
@@ -179,6 +182,7 @@ func (j *sqliteJournal) append(sid string, evs []journalEvent, streamed []stream
 	}
 	if len(streamed) > 0 {
 		st := tx.Stmt(j.insStream)
+		defer st.Close()
 		for _, r := range streamed {
 			if _, err := st.Exec(sid, r.Seq, r.ItemID, r.Params); err != nil {
 				return fail(err)
@@ -187,6 +191,7 @@ func (j *sqliteJournal) append(sid string, evs []journalEvent, streamed []stream
 	}
 	if len(completed) > 0 {
 		del := tx.Stmt(j.delStream)
+		defer del.Close()
 		for _, id := range completed {
 			if _, err := del.Exec(sid, id); err != nil {
 				return fail(err)
@@ -194,7 +199,9 @@ func (j *sqliteJournal) append(sid string, evs []journalEvent, streamed []stream
 		}
 	}
 	if lease > 0 {
-		if _, err := tx.Stmt(j.setLeas).Exec(lease, sid, lease); err != nil {
+		setLease := tx.Stmt(j.setLeas)
+		defer setLease.Close()
+		if _, err := setLease.Exec(lease, sid, lease); err != nil {
 			return fail(err)
 		}
 	}
@@ -282,6 +289,30 @@ func (j *sqliteJournal) lastSeq(sid string) (int64, error) {
 	var n int64
 	err := j.r.QueryRow(`SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?`, sid).Scan(&n)
 	return n, err
+}
+
+// scanRange reads only the rows asked for: without the items' events,
+// their params are never read.
+func (j *sqliteJournal) scanRange(sid string, after, upto int64, withItems bool, fn func(journalEvent) error) error {
+	q := `SELECT seq, method, params FROM events WHERE session_id = ? AND seq > ? AND seq <= ?`
+	if !withItems {
+		q += ` AND method NOT IN ('` + model.MethodItemStarted + `', '` + model.MethodItemUpdated + `', '` + model.MethodItemCompleted + `')`
+	}
+	rows, err := j.r.Query(q+` ORDER BY seq`, sid, after, upto)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e journalEvent
+		if err := rows.Scan(&e.Seq, &e.Method, &e.Params); err != nil {
+			return err
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 func (j *sqliteJournal) scan(sid string, fn func(journalEvent) error) error {

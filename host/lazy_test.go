@@ -68,7 +68,9 @@ func TestQuietSessionsLoadOnFirstUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st2.LoadSnapshot(quiet, sub.Epoch, *sub.Snapshot)
+	if _, err := st2.LoadSnapshot(quiet, sub.Epoch, *sub.Snapshot); err != nil {
+		t.Fatal(err)
+	}
 	runTurn(t, c2, quiet, st2, "q2", "still works")
 	// The queued turn of the busy session ran after the restart.
 	if r := replay(t, c2, busy, "next"); r.State != "settled" && r.State != "started" {

@@ -40,7 +40,9 @@ func TestSessionListPagesAndTitlesAreBounded(t *testing.T) {
 		t.Fatal(err, rerr)
 	}
 	var first listAnswer
-	json.Unmarshal(raw, &first)
+	if err := json.Unmarshal(raw, &first); err != nil {
+		t.Fatal(err)
+	}
 	if len(first.Sessions) != host.DefaultListLimit || !first.HasMore || first.NextCursor == nil || len(raw) > host.PageBytes {
 		t.Fatalf("unpaged call: %d sessions, hasMore %v, %d bytes", len(first.Sessions), first.HasMore, len(raw))
 	}

@@ -21,7 +21,6 @@ func lockDataDir(dir string) (release func(), err error) {
 		return nil, fmt.Errorf("data directory %s is in use by another host (%v): %w", dir, err, ErrDataDirInUse)
 	}
 	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
+		f.Close() // closing the last descriptor releases the lock
 	}, nil
 }

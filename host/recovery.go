@@ -70,88 +70,6 @@ func (h *Host) loadSessions() error {
 	return nil
 }
 
-// load folds the session's journal.
-func (s *session) load() error {
-	var last int64
-	err := s.h.j.scan(s.id, func(e journalEvent) error {
-		ev, err := model.DecodeNotification(e.Method, e.Params)
-		if err != nil {
-			return fmt.Errorf("seq %d: %w", e.Seq, err)
-		}
-		if err := s.state.Apply(ev); err != nil {
-			return fmt.Errorf("seq %d: %w", e.Seq, err)
-		}
-		s.indexLocked(ev)
-		s.trackCommand(ev)
-		last = e.Seq
-		if t, err := time.Parse(time.RFC3339Nano, stringOf(ev, "recordedAt")); err == nil {
-			s.updatedAt = t
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	s.seq = max(s.lease, last)
-	s.sentSeq, s.sentDurable = s.state.Cursor, s.state.DurableCursor
-	rej, err := s.h.j.rejections(s.id)
-	if err != nil {
-		return err
-	}
-	var forgotten []string
-	for _, r := range rej {
-		forgotten = append(forgotten, s.rejected.add(r.CommandID, r.Reason)...)
-	}
-	// A journal written before rejections were bounded may hold more.
-	return s.h.j.forget(s.id, forgotten)
-}
-
-func stringOf(ev *model.Event, field string) string {
-	if ev.Item != nil {
-		return ev.Item.String(field)
-	}
-	return ""
-}
-
-// trackCommand rebuilds the command table from journaled turn events.
-func (s *session) trackCommand(ev *model.Event) {
-	switch ev.Method {
-	case model.MethodTurnQueued:
-		if ev.CommandID != "" && s.commands[ev.CommandID] == nil {
-			s.remember(&command{id: ev.CommandID, turnID: ev.TurnID, text: ev.Text, first: "queued", state: "queued"})
-		}
-	case model.MethodTurnStarted:
-		cmd := s.byTurn[ev.TurnID]
-		if cmd == nil && ev.CommandID != "" {
-			cmd = &command{id: ev.CommandID, turnID: ev.TurnID, first: "started"}
-			s.remember(cmd)
-		}
-		if cmd != nil {
-			cmd.state = "started"
-		}
-	case model.MethodTurnUnqueued:
-		cmd := s.byTurn[ev.TurnID]
-		if cmd == nil {
-			cmd = s.commands[ev.CommandID]
-		}
-		if cmd != nil {
-			cmd.state, cmd.kind = "settled", "unqueued"
-		}
-	case model.MethodTurnCompleted:
-		if cmd := s.byTurn[ev.TurnID]; cmd != nil && cmd.state == "queued" {
-			cmd.state, cmd.kind = "settled", "launchFailed"
-		}
-	case model.MethodItemCompleted, model.MethodItemStarted, model.MethodItemUpdated:
-		if ev.Item.Kind == model.KindUserMessage {
-			if cmd := s.commands[ev.Item.CommandID()]; cmd != nil {
-				cmd.state, cmd.kind, cmd.itemID = "settled", "userMessage", ev.Item.ID
-			}
-		}
-	case model.MethodApprovalResolved:
-		s.resolved[ev.ApprovalID] = ev.Decision
-	}
-}
-
 // restoreStreamedLocked folds the deltas the journal recorded for items
 // still open (those after each item's last full object), so that their
 // host-death terminals restate the text clients saw streamed before the
@@ -209,7 +127,7 @@ func (s *session) recoverLocked() error {
 	}
 	if at := s.state.ActiveTurn(); at != nil {
 		if _, err := s.emitLocked(model.MethodTurnCompleted, map[string]any{"turnId": at.TurnID, "status": model.StatusFailed,
-			"error": map[string]string{"code": "hostDeath", "message": "the host stopped while this turn was running"}}); err != nil {
+			"error": map[string]string{"code": turnErrHostDeath, "message": "the host stopped while this turn was running"}}); err != nil {
 			return err
 		}
 		if cmd := s.byTurn[at.TurnID]; cmd != nil && cmd.state != "settled" {

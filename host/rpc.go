@@ -190,7 +190,7 @@ func responseFrame(id json.RawMessage, result any, rerr *rpcError) []byte {
 	} else {
 		r, err := json.Marshal(result)
 		if err != nil {
-			r, _ = json.Marshal(&rpcError{Code: -32603, Message: "internal error: " + err.Error()})
+			r, _ = json.Marshal(&rpcError{Code: codeInternalError, Message: "internal error: " + err.Error()})
 			b.WriteString(`,"error":`)
 			b.Write(r)
 			b.WriteByte('}')

@@ -2,9 +2,6 @@ package host
 
 import (
 	"encoding/json"
-	"fmt"
-	"sort"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,9 +15,10 @@ import (
 // journaled; the lease costs one small write per leaseBlock events.
 const leaseBlock = 4096
 
-// session is one session: its seq counter, its fold (model.State, the
-// source of snapshots), its subscribers, its turns and the indexes that
-// make paged reads lookups. Every field below mu is guarded by mu.
+// session is one session: its seq counter, its fold (model.State: every
+// turn, approval and value, but only the newest and the open items; see
+// fold.go), its subscribers, its turns and the indexes that make paged
+// reads lookups. Every field below mu is guarded by mu.
 type session struct {
 	h       *Host
 	id      string
@@ -48,6 +46,7 @@ type session struct {
 	outbox         []pendingEvent
 	flushScheduled bool
 	state          *model.State
+	foldMark       foldMark // the fold's size after its last compaction
 	updatedAt      time.Time
 	subs           map[*conn]struct{}
 
@@ -56,6 +55,11 @@ type session struct {
 	open      map[string]struct{} // items not yet terminal
 	positions []posEntry          // every item, ascending position
 	durables  []int64             // seqs of durable events, ascending
+	turnEnds  map[string]turnEnd  // turnId -> how it ended (the fold forgets on compaction)
+	// recordedAt is the newest journaled item's; persistedHead the head of
+	// the index last persisted or read (see checkpoint.go).
+	recordedAt    string
+	persistedHead int64
 
 	commands  map[string]*command // by commandId
 	byTurn    map[string]*command // by turnId
@@ -78,7 +82,7 @@ func newSession(h *Host, rec sessionRecord) *session {
 		h: h, id: rec.ID, epoch: rec.Epoch, created: rec.CreatedAt,
 		seq: rec.Lease, lease: rec.Lease, state: st,
 		subs: map[*conn]struct{}{}, fullSeq: map[string]int64{}, lastDelta: map[string]int64{},
-		open: map[string]struct{}{}, commands: map[string]*command{}, byTurn: map[string]*command{},
+		open: map[string]struct{}{}, turnEnds: map[string]turnEnd{}, commands: map[string]*command{}, byTurn: map[string]*command{},
 		rejected: newRejectionMemory(MaxRejections), approvals: map[string]*approvalWait{}, resolved: map[string]string{},
 	}
 	s.loaded.Store(true)
@@ -101,270 +105,6 @@ func (s *session) headLocked() int64 { return s.sentSeq }
 // or not): the prevCursor of the next one.
 func (s *session) lastDurableLocked() int64 { return s.state.DurableCursor }
 
-// emitLocked emits one event into the session: it assigns the next seq,
-// folds the event into the session's state (which the next event builds
-// on) and puts it in the outbox. A flush, right away on another goroutine,
-// journals the outbox's durable events in one commit and only then sends
-// the outbox to subscribers, in order: durable events are journaled before
-// they are sent, and a fast agent's events share commits. fields are the
-// params beyond sessionId, viewCursor and prevCursor.
-func (s *session) emitLocked(method string, fields map[string]any) (int64, error) {
-	durable, _ := model.IsDurable(method)
-	seq := s.seq + 1
-	params, err := s.buildParams(seq, durable, fields)
-	if err != nil {
-		return 0, err
-	}
-	ev, err := model.DecodeNotification(method, params)
-	if err == nil {
-		err = s.state.Apply(ev)
-	}
-	if err != nil {
-		// The host's own fold refuses the event (an agent asked for
-		// something the protocol does not allow): nothing is emitted, and
-		// the fold is unchanged.
-		s.h.log.Error("refusing an event the fold refuses", "session", s.id, "method", method, "err", err)
-		return 0, fmt.Errorf("event refused by the fold: %w", err)
-	}
-	s.seq = seq
-	s.updatedAt = time.Now()
-	s.indexLocked(ev)
-	s.outbox = append(s.outbox, pendingEvent{je: journalEvent{Seq: seq, Method: method, Params: params}, durable: durable, ev: ev})
-	if !s.flushScheduled {
-		s.flushScheduled = true
-		s.h.flushes.Add(1)
-		go s.flushAsync()
-	}
-	return seq, nil
-}
-
-// pendingEvent is an emitted event waiting for its commit.
-type pendingEvent struct {
-	je      journalEvent
-	durable bool
-	ev      *model.Event
-}
-
-// flushAsync is the background flush scheduled by emitLocked.
-func (s *session) flushAsync() {
-	defer s.h.flushes.Done()
-	s.fmu.Lock()
-	defer s.fmu.Unlock()
-	s.mu.Lock()
-	s.flushScheduled = false
-	batch, subs := s.takeOutboxLocked()
-	s.mu.Unlock()
-	if err := s.commitAndSend(batch, subs, false); err != nil {
-		s.h.log.Error("journal commit failed; holding events and retrying", "session", s.id, "events", len(batch), "err", err)
-		s.mu.Lock()
-		s.outbox = append(batch, s.outbox...)
-		retry := !s.flushScheduled && !s.h.isClosing()
-		if retry {
-			s.flushScheduled = true
-			s.h.flushes.Add(1)
-		}
-		s.mu.Unlock()
-		if retry {
-			time.AfterFunc(100*time.Millisecond, s.flushAsync)
-		}
-	}
-}
-
-// flush journals and sends everything emitted so far, and returns once it
-// is done. The caller holds neither fmu nor mu.
-func (s *session) flush() error {
-	s.fmu.Lock()
-	defer s.fmu.Unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.flushLocked()
-}
-
-// flushLocked is flush for a caller holding fmu and mu. It commits with mu
-// held, so that when it returns nothing emitted is left unsent.
-func (s *session) flushLocked() error {
-	batch, subs := s.takeOutboxLocked()
-	err := s.commitAndSend(batch, subs, true)
-	if err != nil {
-		s.outbox = append(batch, s.outbox...)
-	}
-	return err
-}
-
-func (s *session) takeOutboxLocked() ([]pendingEvent, []*conn) {
-	batch := s.outbox
-	s.outbox = nil
-	subs := make([]*conn, 0, len(s.subs))
-	for c := range s.subs {
-		subs = append(subs, c)
-	}
-	return batch, subs
-}
-
-// commitAndSend journals a batch's durable events (and, when the batch
-// passes the seq lease, a new lease) in one commit, then sends the batch to
-// subs. The caller holds fmu: batches commit and go out in emission order.
-func (s *session) commitAndSend(batch []pendingEvent, subs []*conn, muHeld bool) error {
-	if len(batch) == 0 {
-		return nil
-	}
-	last := batch[len(batch)-1].je.Seq
-	var lease int64
-	if last > s.lease {
-		lease = last + leaseBlock
-	}
-	var durables []journalEvent
-	var streamed []streamRecord
-	var completed []string
-	var lastDurable int64
-	for _, p := range batch {
-		switch {
-		case p.durable:
-			durables = append(durables, p.je)
-			lastDurable = p.je.Seq
-			if p.je.Method == model.MethodItemCompleted {
-				completed = append(completed, p.ev.Item.ID)
-			}
-		case p.je.Method == model.MethodItemDelta && s.h.j.durable():
-			streamed = append(streamed, streamRecord{Seq: p.je.Seq, ItemID: p.ev.ItemID, Params: p.je.Params})
-		}
-	}
-	if !s.h.j.durable() {
-		completed = nil
-	}
-	var err error
-	switch {
-	case len(durables) > 0 || len(streamed) > 0:
-		err = s.h.j.append(s.id, durables, streamed, completed, lease)
-	case lease > 0:
-		err = s.h.j.setLease(s.id, lease)
-	}
-	if err != nil {
-		s.h.health.failed(err)
-		return err
-	}
-	if s.h.health.err() != nil && (len(durables) > 0 || lease > 0) {
-		s.h.health.ok()
-		s.h.log.Info("journal commits succeed again", "session", s.id)
-	}
-	if lease > 0 {
-		s.lease = lease
-	}
-	if !muHeld {
-		s.mu.Lock()
-	}
-	s.sentSeq = last
-	if lastDurable > 0 {
-		s.sentDurable = lastDurable
-	}
-	if !muHeld {
-		s.mu.Unlock()
-	}
-	if len(subs) == 0 {
-		return nil
-	}
-	now := time.Now().UnixMilli()
-	for _, p := range batch {
-		m := s.outMsgFor(p.je.Method, p.je.Params, p.ev, now)
-		for _, c := range subs {
-			if m.kind == kindDelta && !c.deltas.Load() {
-				continue
-			}
-			c.enqueue(m)
-		}
-	}
-	return nil
-}
-
-// buildParams encodes {"sessionId", "viewCursor", ["prevCursor"], fields...}.
-func (s *session) buildParams(seq int64, durable bool, fields map[string]any) ([]byte, error) {
-	rest, err := marshalJSON(fields)
-	if err != nil {
-		return nil, err
-	}
-	b := make([]byte, 0, len(rest)+128)
-	b = append(b, `{"sessionId":`...)
-	b = strconv.AppendQuote(b, s.id)
-	b = append(b, `,"viewCursor":`...)
-	b = strconv.AppendQuote(b, model.FormatCursor(s.id, seq))
-	if durable {
-		b = append(b, `,"prevCursor":`...)
-		if d := s.lastDurableLocked(); d > 0 {
-			b = strconv.AppendQuote(b, model.FormatCursor(s.id, d))
-		} else {
-			b = append(b, "null"...)
-		}
-	}
-	if len(rest) > 2 {
-		b = append(b, ',')
-		b = append(b, rest[1:]...)
-	} else {
-		b = append(b, '}')
-	}
-	return b, nil
-}
-
-// indexLocked maintains the lookup indexes after ev was folded.
-func (s *session) indexLocked(ev *model.Event) {
-	if ev.Durable {
-		s.durables = append(s.durables, ev.Seq)
-	}
-	switch ev.Method {
-	case model.MethodItemStarted, model.MethodItemUpdated, model.MethodItemCompleted:
-		id := ev.Item.ID
-		if _, seen := s.fullSeq[id]; !seen {
-			pos := ev.Seq
-			if it := s.state.Item(id); it != nil {
-				pos = it.Position
-			}
-			s.insertPosition(posEntry{pos: pos, id: id})
-		}
-		s.fullSeq[id] = ev.Seq
-		if it := s.state.Item(id); it != nil && it.IsOpen() {
-			s.open[id] = struct{}{}
-		} else {
-			delete(s.open, id)
-			delete(s.lastDelta, id)
-		}
-	case model.MethodItemDelta:
-		s.lastDelta[ev.ItemID] = ev.Seq
-	}
-}
-
-func (s *session) insertPosition(e posEntry) {
-	n := len(s.positions)
-	if n == 0 || s.positions[n-1].pos < e.pos || (s.positions[n-1].pos == e.pos && s.positions[n-1].id < e.id) {
-		s.positions = append(s.positions, e)
-		return
-	}
-	i := sort.Search(n, func(i int) bool {
-		p := s.positions[i]
-		return p.pos > e.pos || (p.pos == e.pos && p.id > e.id)
-	})
-	s.positions = append(s.positions, posEntry{})
-	copy(s.positions[i+1:], s.positions[i:])
-	s.positions[i] = e
-}
-
-func (s *session) outMsgFor(method string, params []byte, ev *model.Event, nowMs int64) outMsg {
-	m := outMsg{data: notificationFrame(method, params, nowMs), kind: kindDurable}
-	switch method {
-	case model.MethodItemDelta:
-		m.kind = kindDelta
-		if ev != nil {
-			m.shedKey = s.id + "\x00" + ev.ItemID
-		}
-	case model.MethodWarning:
-		m.kind = kindEphemeral
-	case model.MethodItemStarted, model.MethodItemUpdated, model.MethodItemCompleted:
-		m.kind = kindItemFull
-		if ev != nil && ev.Item != nil {
-			m.shedKey = s.id + "\x00" + ev.Item.ID
-		}
-	}
-	return m
-}
-
 func (s *session) unsubscribe(c *conn) {
 	s.mu.Lock()
 	delete(s.subs, c)
@@ -384,7 +124,9 @@ func (s *session) summary() map[string]any {
 func (s *session) summaryLocked() map[string]any {
 	title := ""
 	if raw := s.state.Value("title"); raw != nil {
-		json.Unmarshal(raw, &title)
+		if json.Unmarshal(raw, &title) != nil {
+			title = "" // not a string: an untitled session
+		}
 	}
 	title = cutUTF8(title, TitleBound) // journaled before titles were bounded
 	status := "idle"

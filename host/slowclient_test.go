@@ -84,7 +84,9 @@ func TestNonReadingClientIsBoundedInBytesAndClosedWith1013(t *testing.T) {
 	for i := range requests {
 		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i + 1, "method": "view/page",
 			"params": map[string]any{"sessionId": sid, "direction": "after", "limit": 1000}})
-		ws.SetWriteDeadline(time.Now().Add(hosttest.Timeout))
+		if err := ws.SetWriteDeadline(time.Now().Add(hosttest.Timeout)); err != nil {
+			t.Fatal(err)
+		}
 		if err := ws.WriteMessage(websocket.TextMessage, req); err != nil {
 			t.Fatalf("request %d: %v", i, err)
 		}
@@ -106,7 +108,9 @@ func TestNonReadingClientIsBoundedInBytesAndClosedWith1013(t *testing.T) {
 	if grew := int64(peak) - int64(base); grew > 128<<20 {
 		t.Fatalf("the heap grew by %d MB for one client that does not read", grew>>20)
 	}
-	ws.SetReadDeadline(time.Now().Add(hosttest.Timeout))
+	if err := ws.SetReadDeadline(time.Now().Add(hosttest.Timeout)); err != nil {
+		t.Fatal(err)
+	}
 	frames := 0
 	for {
 		_, _, err := ws.ReadMessage()

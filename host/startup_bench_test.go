@@ -73,7 +73,9 @@ func benchStartup(b *testing.B, per int, unclean bool) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			j.setMeta(cleanShutdownKey, "")
+			if err := j.setMeta(cleanShutdownKey, ""); err != nil {
+				b.Fatal(err)
+			}
 			j.close()
 			b.StartTimer()
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
-	"time"
 
 	"github.com/lookout-sh/lookout/model"
 )
@@ -71,7 +70,7 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	}
 	reject := func(reason, msg string) *rpcError {
 		if err := s.h.j.reject(s.id, cid, reason); err != nil {
-			return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+			return errJournalUnavailable(err)
 		}
 		if forgotten := s.rejected.add(cid, reason); len(forgotten) > 0 {
 			if err := s.h.j.forget(s.id, forgotten); err != nil {
@@ -84,9 +83,9 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	}
 	switch {
 	case text == "":
-		return nil, reject("emptyText", "rejected: the prompt is empty")
+		return nil, reject(rejectEmptyText, "rejected: the prompt is empty")
 	case len(text) > s.h.fieldBound():
-		return nil, reject("textTooLong", fmt.Sprintf("rejected: the prompt is longer than %d bytes", s.h.fieldBound()))
+		return nil, reject(rejectTextTooLong, fmt.Sprintf("rejected: the prompt is longer than %d bytes", s.h.fieldBound()))
 	}
 	cmd := &command{id: cid, turnID: newID(), text: text}
 	if s.active != nil || len(s.queue) > 0 {
@@ -96,7 +95,7 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 		_, err := s.emitLocked(model.MethodTurnQueued, map[string]any{
 			"turnId": cmd.turnID, "commandId": cid, "text": text, "position": len(s.queue) + 1})
 		if err != nil {
-			return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+			return nil, errJournalUnavailable(err)
 		}
 		cmd.first, cmd.state = "queued", "queued"
 		s.remember(cmd)
@@ -105,7 +104,7 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	}
 	cmd.first = "started"
 	if err := s.launchLocked(&queuedTurn{cmd: cmd, history: history}); err != nil {
-		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return nil, errJournalUnavailable(err)
 	}
 	return map[string]any{"status": "started", "turnId": cmd.turnID}, nil
 }
@@ -124,7 +123,7 @@ func (s *session) launchLocked(qt *queuedTurn) error {
 	if err := s.h.agent.Launch(cmd.text); err != nil {
 		_, jerr := s.emitLocked(model.MethodTurnCompleted, map[string]any{
 			"turnId": cmd.turnID, "status": model.StatusFailed,
-			"error": map[string]string{"code": "launchFailed", "message": err.Error()}})
+			"error": map[string]string{"code": turnErrLaunchFailed, "message": err.Error()}})
 		if jerr != nil {
 			return jerr
 		}
@@ -172,7 +171,7 @@ func (s *session) callAgent(run *turnRun) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.h.log.Error("agent panicked", "session", s.id, "turn", run.id, "panic", r, "stack", string(debug.Stack()))
-			err = &TurnFailure{Code: "agentPanic", Message: fmt.Sprint("the agent crashed: ", r)}
+			err = &TurnFailure{Code: turnErrAgentPanic, Message: fmt.Sprint("the agent crashed: ", r)}
 		}
 	}()
 	return s.h.agent.Run(run.ctx, &Turn{s: s, run: run})
@@ -193,18 +192,20 @@ func (s *session) finishTurnLocked(run *turnRun, err error) {
 	case run.interrupted || run.shutdown:
 		status, itemStatus = model.StatusStopped, model.StatusStopped
 		if run.shutdown {
-			terr = map[string]string{"code": "hostShutdown", "message": "the host was shut down while this turn was running"}
+			terr = map[string]string{"code": turnErrHostShutdown, "message": "the host was shut down while this turn was running"}
 		}
 	case errors.As(err, &tf):
 		status, itemStatus = model.StatusFailed, model.StatusFailed
 		terr = map[string]string{"code": tf.Code, "message": tf.Message}
 	case err != nil:
 		status, itemStatus = model.StatusFailed, model.StatusFailed
-		terr = map[string]string{"code": "agentError", "message": err.Error()}
+		terr = map[string]string{"code": turnErrAgentError, "message": err.Error()}
 	}
 	for _, id := range run.items {
 		if _, open := s.open[id]; open {
-			s.completeItemLocked(id, itemStatus, nil)
+			if err := s.completeItemLocked(id, itemStatus, nil); err != nil {
+				s.h.log.Error("could not end an item with its turn", "session", s.id, "item", id, "err", err)
+			}
 		}
 	}
 	s.cancelApprovalsLocked(run.id)
@@ -212,7 +213,9 @@ func (s *session) finishTurnLocked(run *turnRun, err error) {
 	if terr != nil {
 		fields["error"] = terr
 	}
-	s.emitLocked(model.MethodTurnCompleted, fields)
+	if _, err := s.emitLocked(model.MethodTurnCompleted, fields); err != nil {
+		s.h.log.Error("could not end a turn", "session", s.id, "turn", run.id, "err", err)
+	}
 	if s.active == run {
 		s.active = nil
 	}
@@ -243,7 +246,9 @@ func (s *session) cancelApprovalsLocked(turnID string) {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		s.resolveApprovalLocked(id, "cancelled")
+		if err := s.resolveApprovalLocked(id, DecisionCancelled); err != nil {
+			s.h.log.Error("could not cancel an approval", "session", s.id, "approval", id, "err", err)
+		}
 	}
 }
 
@@ -270,134 +275,6 @@ func (s *session) startNextLocked() {
 			s.queue = append([]*queuedTurn{qt}, s.queue...)
 			s.h.log.Error("launching a queued turn failed", "session", s.id, "turn", qt.cmd.turnID, "err", err)
 			return
-		}
-	}
-}
-
-// unqueue reclaims a queued command (turn/unqueue).
-func (s *session) unqueue(cid, reason string) *rpcError {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cmd := s.commands[cid]
-	if cmd == nil {
-		return errInvalidParams("unknown commandId " + cid)
-	}
-	if cmd.kind == "unqueued" {
-		return nil
-	}
-	if cmd.state != "queued" {
-		return &rpcError{Code: model.CodeInvalidParams, Message: "the command is not queued: its turn has " + cmd.state,
-			Data: map[string]string{"state": cmd.state}}
-	}
-	return s.unqueueLocked(cmd, reason)
-}
-
-func (s *session) unqueueLocked(cmd *command, reason string) *rpcError {
-	if _, err := s.emitLocked(model.MethodTurnUnqueued, map[string]any{
-		"turnId": cmd.turnID, "commandId": cmd.id, "reason": reason}); err != nil {
-		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
-	}
-	s.queue = slices.DeleteFunc(s.queue, func(q *queuedTurn) bool { return q.cmd == cmd })
-	cmd.state, cmd.kind = "settled", "unqueued"
-	return nil
-}
-
-// interrupt stops a turn (turn/interrupt): the active one ends stopped, a
-// queued one is unqueued.
-func (s *session) interrupt(turnID string) *rpcError {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.active != nil && s.active.id == turnID {
-		s.active.interrupted = true
-		s.active.cancel()
-		return nil
-	}
-	cmd := s.byTurn[turnID]
-	if cmd == nil {
-		return errInvalidParams("unknown turnId " + turnID)
-	}
-	if cmd.state == "queued" {
-		return s.unqueueLocked(cmd, "interrupted")
-	}
-	return nil // already over: nothing to stop
-}
-
-// respond answers an approval (approval/respond).
-func (s *session) respond(approvalID, decision string) *rpcError {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.approvals[approvalID]
-	if !ok {
-		if _, done := s.resolved[approvalID]; done {
-			return nil
-		}
-		return errInvalidParams("unknown approvalId " + approvalID)
-	}
-	if !slices.Contains(a.options, decision) {
-		return errInvalidParams(fmt.Sprintf("invalid params: decision %q is not one this approval offers %q", decision, a.options))
-	}
-	if err := s.resolveApprovalLocked(approvalID, decision); err != nil {
-		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
-	}
-	return nil
-}
-
-// replay answers command/replay. Once the command's turn has ended, a
-// settled answer also carries the turn's outcome (turnStatus, and
-// turnError when it has one), so a client that learnt of the end only
-// through a snapshot, which keeps no turn outcomes, can still know it
-// (protocol §7). The answer reflects committed events only: the outbox is
-// flushed first, and an outcome is left out if it could not be.
-func (s *session) replay(cid string) map[string]any {
-	s.fmu.Lock()
-	defer s.fmu.Unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	committed := s.flushLocked() == nil
-	if reason, ok := s.rejected.get(cid); ok {
-		return map[string]any{"state": "settled", "turnId": nil,
-			"settlement": map[string]any{"kind": "rejected", "reason": reason}}
-	}
-	cmd := s.commands[cid]
-	if cmd == nil {
-		return map[string]any{"state": "unknown", "turnId": nil, "settlement": nil}
-	}
-	out := map[string]any{"state": cmd.state, "turnId": cmd.turnID, "settlement": nil}
-	if cmd.state == "settled" {
-		st := map[string]any{"kind": cmd.kind}
-		if cmd.kind == "userMessage" {
-			st["itemId"] = cmd.itemID
-		}
-		out["settlement"] = st
-		if t := s.state.Turn(cmd.turnID); committed && t != nil && model.IsTerminalStatus(t.Status) {
-			out["turnStatus"] = t.Status
-			if t.Error != nil {
-				out["turnError"] = t.Error
-			}
-		}
-	}
-	return out
-}
-
-// waitIdle blocks until the session has no active and no queued turn, or
-// the timeout passes. Used for scripted history.
-func (s *session) waitIdle(timeout time.Duration) bool {
-	deadline := time.Now().Add(timeout)
-	for {
-		s.mu.Lock()
-		run := s.active
-		idle := run == nil && len(s.queue) == 0
-		s.mu.Unlock()
-		if idle {
-			return true
-		}
-		if run == nil {
-			return false
-		}
-		select {
-		case <-run.done:
-		case <-time.After(time.Until(deadline)):
-			return false
 		}
 	}
 }

@@ -286,7 +286,9 @@ func TestLaunchFailureAndRejections(t *testing.T) {
 		t.Fatalf("empty text = %+v", e)
 	}
 	var data struct{ Reason string }
-	json.Unmarshal(e.Data, &data)
+	if err := json.Unmarshal(e.Data, &data); err != nil {
+		t.Fatal(err)
+	}
 	if data.Reason != "emptyText" {
 		t.Fatalf("data = %s", e.Data)
 	}

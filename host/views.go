@@ -26,7 +26,7 @@ func (s *session) subscribe(c *conn, reqID json.RawMessage, cursor *string, epoc
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.flushLocked(); err != nil {
-		return &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return errJournalUnavailable(err)
 	}
 	head := s.headLocked()
 	result := map[string]any{"epoch": s.epoch, "head": model.FormatCursor(s.id, head)}
@@ -48,8 +48,12 @@ func (s *session) subscribe(c *conn, reqID json.RawMessage, cursor *string, epoc
 	if useSuffix {
 		result["delivery"] = "suffix"
 	} else {
+		snap, err := s.snapshotLocked(limit)
+		if err != nil {
+			return errJournalRead(err)
+		}
 		result["delivery"] = "snapshot"
-		result["snapshot"] = boundSnapshot(s.state.Snapshot(limit))
+		result["snapshot"] = snap
 		c.clearShed(s.id) // the snapshot restates every item
 	}
 	c.enqueue(outMsg{data: responseFrame(reqID, result, nil), kind: kindResponse})
@@ -75,21 +79,6 @@ func (s *session) missedDeltasLocked(cursor int64) bool {
 	return false
 }
 
-// boundSnapshot keeps the newest items whose encoding fits PageBytes (at
-// least one), setting hasOlder when it leaves any out.
-func boundSnapshot(snap model.Snapshot) model.Snapshot {
-	size := 0
-	for i := len(snap.Items) - 1; i >= 0; i-- {
-		size += len(snap.Items[i])
-		if size > PageBytes && i < len(snap.Items)-1 {
-			snap.Items = snap.Items[i+1:]
-			snap.HasOlder = true
-			break
-		}
-	}
-	return snap
-}
-
 // pageAfter answers view/page direction "after": durable events above
 // cursor, oldest first.
 func (s *session) pageAfter(cseq int64, limit int) (*model.Page, *rpcError) {
@@ -102,7 +91,7 @@ func (s *session) pageAfter(cseq int64, limit int) (*model.Page, *rpcError) {
 	}
 	evs, more, err := s.h.j.readAfter(s.id, cseq, lastDurable, limit, PageBytes)
 	if err != nil {
-		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal read failed: " + err.Error()}
+		return nil, errJournalRead(err)
 	}
 	r := &model.Page{Epoch: s.epoch, Events: make([]model.PageElement, len(evs)), HasNewer: more, HasOlder: hasOlder,
 		StartCursor: model.FormatCursor(s.id, cseq), EndCursor: model.FormatCursor(s.id, head)}
@@ -127,7 +116,7 @@ func (s *session) pageBefore(pos int64, limit int) (*model.Page, *rpcError) {
 	if err := s.flushLocked(); err != nil {
 		s.mu.Unlock()
 		s.fmu.Unlock()
-		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal unavailable: " + err.Error()}
+		return nil, errJournalUnavailable(err)
 	}
 	head := s.headLocked()
 	if pos > head+1 {
@@ -151,7 +140,7 @@ func (s *session) pageBefore(pos int64, limit int) (*model.Page, *rpcError) {
 
 	evs, err := s.h.j.readSeqs(s.id, seqs)
 	if err != nil {
-		return nil, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: journal read failed: " + err.Error()}
+		return nil, errJournalRead(err)
 	}
 	bySeq := make(map[int64]journalEvent, len(evs))
 	for _, e := range evs {

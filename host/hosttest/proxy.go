@@ -34,7 +34,6 @@ type Proxy struct {
 
 type proxyConn struct {
 	client, server net.Conn
-	stall          chan struct{} // closed: forwarding resumes
 	stalled        bool
 	once           sync.Once
 }

@@ -1,0 +1,123 @@
+package host
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// session finds a session by id, nil if there is none. It may be
+// unloaded: requests use loadedSession.
+func (h *Host) session(id string) *session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sessions[id]
+}
+
+// loadedSession finds a session by id and folds it if it started
+// unloaded: nil and no error if there is no such session.
+func (h *Host) loadedSession(id string) (*session, error) {
+	s := h.session(id)
+	if s == nil {
+		return nil, nil
+	}
+	if err := s.ensureLoaded(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (h *Host) sessionList() []*session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]*session(nil), h.order...)
+}
+
+// CreateSession creates a session, titled when title is not empty, and
+// returns its id.
+func (h *Host) CreateSession(title string) (string, error) {
+	s, err := h.createSession(title)
+	if err != nil {
+		return "", err
+	}
+	return s.id, nil
+}
+
+// ErrTooManySessions refuses a session beyond Options.MaxSessions.
+var ErrTooManySessions = errors.New("the host holds as many sessions as it allows")
+
+func (h *Host) createSession(title string) (*session, error) {
+	h.mu.Lock()
+	closing, full := h.closing, len(h.order) >= h.opts.MaxSessions
+	h.mu.Unlock()
+	switch {
+	case closing:
+		return nil, errHostClosing
+	case full:
+		return nil, fmt.Errorf("%w (%d)", ErrTooManySessions, h.opts.MaxSessions)
+	}
+	if err := h.health.err(); err != nil {
+		return nil, fmt.Errorf("%w (%v)", errJournalFailing, err)
+	}
+	title = cutUTF8(title, TitleBound)
+	epoch := make([]byte, 8)
+	rand.Read(epoch)
+	rec := sessionRecord{ID: newID(), Epoch: hex.EncodeToString(epoch), CreatedAt: nowRFC3339()}
+	if err := h.j.createSession(rec); err != nil {
+		return nil, err
+	}
+	s := newSession(h, rec)
+	values := map[string]any{}
+	if title != "" {
+		values["title"] = title
+	}
+	if name := agentName(h); name != "demo" && name != "custom" {
+		values["agent"] = name // which agent's conversation this session holds
+	}
+	if len(values) > 0 {
+		s.mu.Lock()
+		_, err := s.emitLocked(model.MethodSessionState, values)
+		s.mu.Unlock()
+		if err == nil {
+			err = s.flush()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	h.mu.Lock()
+	h.sessions[s.id] = s
+	h.order = append(h.order, s)
+	h.mu.Unlock()
+	return s, nil
+}
+
+// noteQueued records n bytes queued on one connection in the high-water
+// mark that tests read.
+func (h *Host) noteQueued(n int) {
+	for {
+		old := h.queuedPeak.Load()
+		if int64(n) <= old || h.queuedPeak.CompareAndSwap(old, int64(n)) {
+			return
+		}
+	}
+}
+
+func (h *Host) addConn(c *conn) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return false
+	}
+	h.conns[c] = struct{}{}
+	return true
+}
+
+func (h *Host) dropConn(c *conn) {
+	h.mu.Lock()
+	delete(h.conns, c)
+	h.mu.Unlock()
+}

@@ -1,0 +1,264 @@
+package host
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// emitLocked emits one event into the session: it assigns the next seq,
+// folds the event into the session's state (which the next event builds
+// on) and puts it in the outbox. A flush, right away on another goroutine,
+// journals the outbox's durable events in one commit and only then sends
+// the outbox to subscribers, in order: durable events are journaled before
+// they are sent, and a fast agent's events share commits. fields are the
+// params beyond sessionId, viewCursor and prevCursor.
+func (s *session) emitLocked(method string, fields map[string]any) (int64, error) {
+	durable, _ := model.IsDurable(method)
+	seq := s.seq + 1
+	params, err := s.buildParams(seq, durable, fields)
+	if err != nil {
+		return 0, err
+	}
+	ev, err := model.DecodeNotification(method, params)
+	if err == nil {
+		err = s.state.Apply(ev)
+	}
+	if err != nil {
+		// The host's own fold refuses the event (an agent asked for
+		// something the protocol does not allow): nothing is emitted, and
+		// the fold is unchanged.
+		s.h.log.Error("refusing an event the fold refuses", "session", s.id, "method", method, "err", err)
+		return 0, fmt.Errorf("event refused by the fold: %w", err)
+	}
+	s.seq = seq
+	s.updatedAt = time.Now()
+	s.indexLocked(ev)
+	if isFullObject(method) {
+		s.maybeCompactLocked()
+	}
+	s.outbox = append(s.outbox, pendingEvent{je: journalEvent{Seq: seq, Method: method, Params: params}, durable: durable, ev: ev})
+	if !s.flushScheduled {
+		s.flushScheduled = true
+		s.h.flushes.Add(1)
+		go s.flushAsync()
+	}
+	return seq, nil
+}
+
+// pendingEvent is an emitted event waiting for its commit.
+type pendingEvent struct {
+	je      journalEvent
+	durable bool
+	ev      *model.Event
+}
+
+// flushAsync is the background flush scheduled by emitLocked.
+func (s *session) flushAsync() {
+	defer s.h.flushes.Done()
+	s.fmu.Lock()
+	defer s.fmu.Unlock()
+	s.mu.Lock()
+	s.flushScheduled = false
+	batch, subs := s.takeOutboxLocked()
+	s.mu.Unlock()
+	if err := s.commitAndSend(batch, subs); err != nil {
+		s.h.log.Error("journal commit failed; holding events and retrying", "session", s.id, "events", len(batch), "err", err)
+		s.mu.Lock()
+		s.outbox = append(batch, s.outbox...)
+		retry := !s.flushScheduled && !s.h.isClosing()
+		if retry {
+			s.flushScheduled = true
+			s.h.flushes.Add(1)
+		}
+		s.mu.Unlock()
+		if retry {
+			time.AfterFunc(100*time.Millisecond, s.flushAsync)
+		}
+	}
+}
+
+// flush journals and sends everything emitted so far, and returns once it
+// is done. The caller holds neither fmu nor mu.
+func (s *session) flush() error {
+	s.fmu.Lock()
+	defer s.fmu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.flushLocked()
+}
+
+// flushLocked is flush for a caller holding fmu and mu. It commits with mu
+// held, so that when it returns nothing emitted is left unsent.
+func (s *session) flushLocked() error {
+	batch, subs := s.takeOutboxLocked()
+	err := s.commitAndSendLocked(batch, subs)
+	if err != nil {
+		s.outbox = append(batch, s.outbox...)
+	}
+	return err
+}
+
+func (s *session) takeOutboxLocked() ([]pendingEvent, []*conn) {
+	batch := s.outbox
+	s.outbox = nil
+	subs := make([]*conn, 0, len(s.subs))
+	for c := range s.subs {
+		subs = append(subs, c)
+	}
+	return batch, subs
+}
+
+// commitAndSend journals a batch (see commit), marks it sent and sends it
+// to subs. The caller holds fmu but not mu: batches commit and go out in
+// emission order.
+func (s *session) commitAndSend(batch []pendingEvent, subs []*conn) error {
+	if err := s.commit(batch); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.markSentLocked(batch)
+	s.mu.Unlock()
+	s.send(batch, subs)
+	return nil
+}
+
+// commitAndSendLocked is commitAndSend for a caller holding fmu and mu.
+func (s *session) commitAndSendLocked(batch []pendingEvent, subs []*conn) error {
+	if err := s.commit(batch); err != nil {
+		return err
+	}
+	s.markSentLocked(batch)
+	s.send(batch, subs)
+	return nil
+}
+
+// commit journals a batch's durable events (and, when the batch passes the
+// seq lease, a new lease) in one commit. The caller holds fmu.
+func (s *session) commit(batch []pendingEvent) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	last := batch[len(batch)-1].je.Seq
+	var lease int64
+	if last > s.lease {
+		lease = last + leaseBlock
+	}
+	var durables []journalEvent
+	var streamed []streamRecord
+	var completed []string
+	for _, p := range batch {
+		switch {
+		case p.durable:
+			durables = append(durables, p.je)
+			if p.je.Method == model.MethodItemCompleted {
+				completed = append(completed, p.ev.Item.ID)
+			}
+		case p.je.Method == model.MethodItemDelta && s.h.j.durable():
+			streamed = append(streamed, streamRecord{Seq: p.je.Seq, ItemID: p.ev.ItemID, Params: p.je.Params})
+		}
+	}
+	if !s.h.j.durable() {
+		completed = nil
+	}
+	var err error
+	switch {
+	case len(durables) > 0 || len(streamed) > 0:
+		err = s.h.j.append(s.id, durables, streamed, completed, lease)
+	case lease > 0:
+		err = s.h.j.setLease(s.id, lease)
+	}
+	if err != nil {
+		s.h.health.failed(err)
+		return err
+	}
+	if s.h.health.err() != nil && (len(durables) > 0 || lease > 0) {
+		s.h.health.ok()
+		s.h.log.Info("journal commits succeed again", "session", s.id)
+	}
+	if lease > 0 {
+		s.lease = lease
+	}
+	return nil
+}
+
+// markSentLocked advances the sent marks past a committed batch.
+func (s *session) markSentLocked(batch []pendingEvent) {
+	if len(batch) == 0 {
+		return
+	}
+	s.sentSeq = batch[len(batch)-1].je.Seq
+	for i := len(batch) - 1; i >= 0; i-- {
+		if batch[i].durable {
+			s.sentDurable = batch[i].je.Seq
+			break
+		}
+	}
+}
+
+// send queues a committed batch on every subscriber, deltas only to those
+// that asked for them.
+func (s *session) send(batch []pendingEvent, subs []*conn) {
+	if len(subs) == 0 {
+		return
+	}
+	now := time.Now().UnixMilli()
+	for _, p := range batch {
+		m := s.outMsgFor(p.je.Method, p.je.Params, p.ev, now)
+		for _, c := range subs {
+			if m.kind == kindDelta && !c.deltas.Load() {
+				continue
+			}
+			c.enqueue(m)
+		}
+	}
+}
+
+// buildParams encodes {"sessionId", "viewCursor", ["prevCursor"], fields...}.
+func (s *session) buildParams(seq int64, durable bool, fields map[string]any) ([]byte, error) {
+	rest, err := marshalJSON(fields)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(rest)+128)
+	b = append(b, `{"sessionId":`...)
+	b = strconv.AppendQuote(b, s.id)
+	b = append(b, `,"viewCursor":`...)
+	b = strconv.AppendQuote(b, model.FormatCursor(s.id, seq))
+	if durable {
+		b = append(b, `,"prevCursor":`...)
+		if d := s.lastDurableLocked(); d > 0 {
+			b = strconv.AppendQuote(b, model.FormatCursor(s.id, d))
+		} else {
+			b = append(b, "null"...)
+		}
+	}
+	if len(rest) > 2 {
+		b = append(b, ',')
+		b = append(b, rest[1:]...)
+	} else {
+		b = append(b, '}')
+	}
+	return b, nil
+}
+
+func (s *session) outMsgFor(method string, params []byte, ev *model.Event, nowMs int64) outMsg {
+	m := outMsg{data: notificationFrame(method, params, nowMs), kind: kindDurable}
+	switch method {
+	case model.MethodItemDelta:
+		m.kind = kindDelta
+		if ev != nil {
+			m.shedKey = s.id + "\x00" + ev.ItemID
+		}
+	case model.MethodWarning:
+		m.kind = kindEphemeral
+	case model.MethodItemStarted, model.MethodItemUpdated, model.MethodItemCompleted:
+		m.kind = kindItemFull
+		if ev != nil && ev.Item != nil {
+			m.shedKey = s.id + "\x00" + ev.Item.ID
+		}
+	}
+	return m
+}
