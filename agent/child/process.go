@@ -3,6 +3,7 @@ package child
 import (
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -27,11 +28,12 @@ const stderrTail = 4 << 10
 // Process is a running child: its stdin and stdout are pipes for the
 // bridge's protocol, the last 4 KiB of its stderr are kept to say why it
 // ended, and its exit status is collected as soon as it exits. Its
-// methods are safe for concurrent use.
+// methods are safe for concurrent use, except reading Stdout, which is
+// for one goroutine.
 type Process struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stdout io.ReadCloser
+	stdout *output
 	stderr *tailBuffer
 
 	exited  chan struct{} // closed once the child has been waited for
@@ -47,22 +49,38 @@ func Start(c Command) (*Process, error) {
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
 	cmd.SysProcAttr = sysProcAttr()
+	// Wait gives up on the stderr copy this long after the child exited:
+	// a process the child started may hold the pipe open forever.
+	cmd.WaitDelay = outputGrace
+	// The stdout pipe is the bridge's own, not Wait's: Wait would close it
+	// when the child exits, maybe before its last lines were read.
+	stdoutR, stdoutW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
+		stdoutR.Close()
+		stdoutW.Close()
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, stderr: &tailBuffer{max: stderrTail}, exited: make(chan struct{})}
+	cmd.Stdout = stdoutW
+	p := &Process{cmd: cmd, stdin: stdin, stdout: &output{f: stdoutR}, stderr: &tailBuffer{max: stderrTail}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	stdoutW.Close() // the child has its copy; the pipe ends when it (and whatever it passed it on to) closes it
+	if err != nil {
+		stdoutR.Close()
 		return nil, err
 	}
 	go func() {
-		p.exitErr = cmd.Wait()
+		err := cmd.Wait()
+		if errors.Is(err, exec.ErrWaitDelay) {
+			err = nil // it exited successfully; only its stderr stayed open
+		}
+		p.exitErr = err
 		close(p.exited)
+		p.stdout.childWaited(outputGrace)
 	}()
 	return p, nil
 }
@@ -71,7 +89,10 @@ func Start(c Command) (*Process, error) {
 // end (see Stop).
 func (p *Process) Stdin() io.WriteCloser { return p.stdin }
 
-// Stdout is the child's standard output; it ends when the child exits.
+// Stdout is the child's standard output, for one goroutine to read to its
+// end: io.EOF once the child, and every process it passed its stdout on
+// to, has closed it, or ErrOutputAbandoned when such a process still
+// holds it a while after the child exited.
 func (p *Process) Stdout() io.Reader { return p.stdout }
 
 // Pid is the child's process id (and its process group's).
