@@ -19,6 +19,19 @@ type Command struct {
 	Dir string
 	// Env is the whole environment (see Env); nil is the host's own.
 	Env []string
+
+	// NoStdin gives the child the null device as its stdin, for a child
+	// that reads none (a server); Stdin is then nil.
+	NoStdin bool
+	// StopSignal, when not 0, is sent to the child's process group by
+	// Stop, for a child that does not end when its stdin closes (a server:
+	// SIGTERM).
+	StopSignal syscall.Signal
+	// KillChildGroups has Stop also kill the process groups that the
+	// child's own children lead: commands it started in sessions of their
+	// own, which killing the child's group does not reach. Only where the
+	// system lists processes (Linux); elsewhere they are left.
+	KillChildGroups bool
 }
 
 // stderrTail is how much of a child's stderr a Process keeps for
@@ -32,7 +45,8 @@ const stderrTail = 4 << 10
 // for one goroutine.
 type Process struct {
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	opts   Command
+	stdin  io.WriteCloser // nil with NoStdin
 	stdout *output
 	stderr *tailBuffer
 
@@ -58,14 +72,16 @@ func Start(c Command) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		stdoutR.Close()
-		stdoutW.Close()
-		return nil, err
+	var stdin io.WriteCloser
+	if !c.NoStdin {
+		if stdin, err = cmd.StdinPipe(); err != nil {
+			stdoutR.Close()
+			stdoutW.Close()
+			return nil, err
+		}
 	}
 	cmd.Stdout = stdoutW
-	p := &Process{cmd: cmd, stdin: stdin, stdout: &output{f: stdoutR}, stderr: &tailBuffer{max: stderrTail}, exited: make(chan struct{})}
+	p := &Process{cmd: cmd, opts: c, stdin: stdin, stdout: &output{f: stdoutR}, stderr: &tailBuffer{max: stderrTail}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	err = cmd.Start()
 	stdoutW.Close() // the child has its copy; the pipe ends when it (and whatever it passed it on to) closes it
@@ -85,9 +101,15 @@ func Start(c Command) (*Process, error) {
 	return p, nil
 }
 
-// Stdin is the child's standard input. Closing it asks most agents to
-// end (see Stop).
+// Stdin is the child's standard input (nil with NoStdin). Closing it asks
+// most agents to end (see Stop).
 func (p *Process) Stdin() io.WriteCloser { return p.stdin }
+
+func (p *Process) closeStdin() {
+	if p.stdin != nil {
+		p.stdin.Close()
+	}
+}
 
 // Stdout is the child's standard output, for one goroutine to read to its
 // end: io.EOF once the child, and every process it passed its stdout on
@@ -103,24 +125,35 @@ func (p *Process) Exited() <-chan struct{} { return p.exited }
 
 // Kill ends the child and its process group at once and waits for it.
 func (p *Process) Kill() {
-	if p.cmd.Process != nil {
-		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-		p.cmd.Process.Kill()
-	}
-	p.stdin.Close()
+	syscall.Kill(-p.Pid(), syscall.SIGKILL)
+	p.cmd.Process.Kill()
+	p.closeStdin()
 	<-p.exited
 }
 
-// Stop asks the child to end by closing its stdin, and kills its group
-// after grace. Once the child is gone, whatever its group still holds
-// (helpers it started) is killed too. Stop returns when the child has
-// exited.
+// Stop asks the child to end, closing its stdin and sending its group
+// StopSignal (when set), and kills its group after grace. Once the child
+// is gone, whatever its group still holds (helpers it started) is killed
+// too, and with KillChildGroups the groups its children led when Stop
+// began. Stop returns when the child has exited.
 func (p *Process) Stop(grace time.Duration) {
-	p.stdin.Close()
+	if p.opts.KillChildGroups {
+		// Listed now: once the child is gone, they are no longer its.
+		groups := childGroups(p.Pid())
+		defer func() {
+			for _, g := range groups {
+				syscall.Kill(-g, syscall.SIGKILL)
+			}
+		}()
+	}
+	p.closeStdin()
+	if p.opts.StopSignal != 0 {
+		syscall.Kill(-p.Pid(), p.opts.StopSignal)
+	}
 	select {
 	case <-p.exited:
 		// The child is gone; its group may still hold helpers.
-		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		syscall.Kill(-p.Pid(), syscall.SIGKILL)
 	case <-time.After(grace):
 		p.Kill()
 	}
@@ -145,8 +178,14 @@ func (p *Process) ExitReason() string {
 	return p.exitErr.Error() + p.StderrNote()
 }
 
-// StderrNote is ": " and the last line the child wrote to stderr (cut to
-// 300 bytes), or "" when it wrote nothing there.
+// Note keeps line with the tail of the child's stderr, for a child that
+// says why it stops elsewhere (a server logging to its stdout).
+func (p *Process) Note(line []byte) {
+	p.stderr.Write(append(line[:len(line):len(line)], '\n'))
+}
+
+// StderrNote is ": " and the last line the child wrote to stderr (or
+// Note kept), cut to 300 bytes, or "" when there is none.
 func (p *Process) StderrNote() string {
 	s := strings.TrimSpace(p.stderr.String())
 	if s == "" {
