@@ -243,3 +243,17 @@ func wildcardMatch(pattern, s string) bool {
 	re, err := regexp.Compile(b.String())
 	return err == nil && re.MatchString(s)
 }
+
+// question declines a question OpenCode's question tool asks: Lookout
+// cannot put it to its users yet.
+func (ts *turnState) question(props json.RawMessage) {
+	var p struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(props, &p) != nil || p.ID == "" {
+		return
+	}
+	go ts.s.post("/question/"+p.ID+"/reject", nil)
+	ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
+		Message: "OpenCode asked a question Lookout cannot put to you yet; it was declined"})
+}
