@@ -103,7 +103,7 @@ func (ts *turnState) askLocked(requestID string, req permissionRequest) error {
 			answer = map[string]any{"behavior": "deny", "message": deniedMessage}
 		}
 		c.respond(requestID, answer)
-		if d != host.DecisionDeny && !ts.finished {
+		if d != host.DecisionDeny && !ts.outcome.Finished() {
 			ts.toRunningLocked(oi)
 		}
 	}()

@@ -23,26 +23,26 @@ type resultMessage struct {
 func (ts *turnState) result(raw json.RawMessage) {
 	var r resultMessage
 	if err := json.Unmarshal(raw, &r); err != nil {
-		ts.finishLocked(&host.TurnFailure{Code: "agentError", Message: "Claude Code ended the turn with an unreadable result: " + err.Error()})
+		ts.outcome.Finish(&host.TurnFailure{Code: "agentError", Message: "Claude Code ended the turn with an unreadable result: " + err.Error()})
 		return
 	}
 	ts.stopToolsLocked()
 	switch {
 	case !r.IsError && (r.Subtype == "success" || r.Subtype == ""):
-		ts.finishLocked(nil)
+		ts.outcome.Finish(nil)
 	case ts.ctx.Err() != nil:
-		ts.finishLocked(ts.ctx.Err())
+		ts.outcome.Finish(ts.ctx.Err())
 	case strings.HasPrefix(r.TerminalReason, "aborted"):
-		ts.finishLocked(&host.TurnFailure{Code: "interrupted", Message: "Claude Code stopped the turn"})
+		ts.outcome.Finish(&host.TurnFailure{Code: "interrupted", Message: "Claude Code stopped the turn"})
 	case ts.lastError != nil:
 		e := ts.lastError
-		ts.finishLocked(&host.TurnFailure{Code: errorCode(e.status, e.typ), Message: e.message})
+		ts.outcome.Finish(&host.TurnFailure{Code: errorCode(e.status, e.typ), Message: e.message})
 	case r.APIErrorStatus != nil:
-		ts.finishLocked(&host.TurnFailure{Code: errorCode(*r.APIErrorStatus, ""), Message: r.Result})
+		ts.outcome.Finish(&host.TurnFailure{Code: errorCode(*r.APIErrorStatus, ""), Message: r.Result})
 	default:
 		msg := resultError(r)
 		ts.t.RecordItem(model.KindError, model.StatusFailed, map[string]any{"message": msg})
-		ts.finishLocked(&host.TurnFailure{Code: resultCode(r.Subtype), Message: msg})
+		ts.outcome.Finish(&host.TurnFailure{Code: resultCode(r.Subtype), Message: msg})
 	}
 }
 

@@ -50,23 +50,21 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
 
 	if err := s.p.conn.sendUser(t.Prompt()); err != nil {
 		select {
-		case err := <-ts.done: // Claude Code died
+		case err := <-ts.outcome.Done(): // Claude Code died
 			return err
 		case <-time.After(time.Second):
 		}
 		return &host.TurnFailure{Code: "agentExited", Message: "Lookout could not send the prompt to Claude Code: " + err.Error()}
 	}
 	select {
-	case err := <-ts.done:
+	case err := <-ts.outcome.Done():
 		return err
 	case <-ctx.Done():
 	}
 	ictx, cancel := context.WithTimeout(context.Background(), s.a.opts.InterruptGrace)
 	defer cancel()
 	go s.p.conn.request(ictx, "interrupt", nil) // answered at once; the turn's result follows
-	select {
-	case <-ts.done:
-	case <-ictx.Done():
+	if !ts.outcome.EndsBefore(ictx) {
 		s.a.log.Warn("claude code did not end an interrupted turn in time; killing it", "session", s.sess.ID())
 		s.p.Kill()
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -25,8 +26,7 @@ type turnState struct {
 	msgID      string                        // the message streaming now
 	msgInput   int64                         // its context on the input side
 	lastError  *apiError
-	finished   bool
-	done       chan error // receives the turn's outcome once
+	outcome    *bridge.Outcome // the turn's result, once
 }
 
 // blockKey names a content block of a streamed message.
@@ -61,21 +61,14 @@ type apiError struct {
 
 func newTurnState(s *session, t *host.Turn, ctx context.Context) *turnState {
 	return &turnState{s: s, t: t, ctx: ctx, blocks: map[blockKey]*openItem{}, tools: map[string]*openItem{},
-		approvals: map[string]context.CancelFunc{}, done: make(chan error, 1)}
+		approvals: map[string]context.CancelFunc{}, outcome: bridge.NewOutcome()}
 }
 
 // finish reports the turn's outcome to runTurn, once.
 func (ts *turnState) finish(err error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	ts.finishLocked(err)
-}
-
-func (ts *turnState) finishLocked(err error) {
-	if !ts.finished {
-		ts.finished = true
-		ts.done <- err
-	}
+	ts.outcome.Finish(err)
 }
 
 func (ts *turnState) cancelApprovals() {
@@ -90,7 +83,7 @@ func (ts *turnState) cancelApprovals() {
 func (ts *turnState) handle(m *message) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if ts.finished {
+	if ts.outcome.Finished() {
 		if m.Type == "control_request" {
 			ts.s.refuse(m)
 		}

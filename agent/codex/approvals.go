@@ -73,7 +73,7 @@ func (ts *turnState) askLocked(m *message) error {
 			return // withdrawn by Codex: it wants no answer
 		}
 		ts.th.p.conn.reply(m.ID, map[string]any{"decision": offer.codexDecision(d)})
-		if d != host.DecisionDeny && !ts.finished {
+		if d != host.DecisionDeny && !ts.outcome.Finished() {
 			ts.toRunningLocked(oi)
 		}
 	}()

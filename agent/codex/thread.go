@@ -129,7 +129,7 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 	scancel()
 	if err != nil {
 		select {
-		case err := <-ts.done: // the app-server died, or answered the turn
+		case err := <-ts.outcome.Done(): // the app-server died, or answered the turn
 			return err
 		default:
 		}
@@ -147,7 +147,7 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 	ts.setCodexTurn(started.Turn.ID)
 
 	select {
-	case err := <-ts.done:
+	case err := <-ts.outcome.Done():
 		return err
 	case <-ctx.Done():
 	}
@@ -156,9 +156,7 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 	if id := ts.codexTurn(); id != "" {
 		th.p.conn.call(ictx, "turn/interrupt", map[string]any{"threadId": th.id, "turnId": id})
 	}
-	select {
-	case <-ts.done:
-	case <-ictx.Done():
+	if !ts.outcome.EndsBefore(ictx) {
 		th.a.log.Warn("codex did not end an interrupted turn in time; killing its app-server", "session", th.sess.ID())
 		th.p.Kill()
 	}

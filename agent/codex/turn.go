@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -23,8 +24,7 @@ type turnState struct {
 	items     map[string]*openItem          // by Codex item id
 	approvals map[string]context.CancelFunc // by Codex request id
 	lastError *codexError
-	finished  bool
-	done      chan error // receives the turn's outcome once
+	outcome   *bridge.Outcome // the turn's result, once
 }
 
 // openItem is a Codex item the turn has opened in Lookout.
@@ -38,7 +38,7 @@ type openItem struct {
 
 func newTurnState(th *thread, t *host.Turn, ctx context.Context) *turnState {
 	return &turnState{th: th, t: t, ctx: ctx, items: map[string]*openItem{},
-		approvals: map[string]context.CancelFunc{}, done: make(chan error, 1)}
+		approvals: map[string]context.CancelFunc{}, outcome: bridge.NewOutcome()}
 }
 
 func (ts *turnState) setCodexTurn(id string) {
@@ -59,14 +59,7 @@ func (ts *turnState) codexTurn() string {
 func (ts *turnState) finish(err error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	ts.finishLocked(err)
-}
-
-func (ts *turnState) finishLocked(err error) {
-	if !ts.finished {
-		ts.finished = true
-		ts.done <- err
-	}
+	ts.outcome.Finish(err)
 }
 
 func (ts *turnState) cancelApprovals() {
@@ -81,7 +74,7 @@ func (ts *turnState) cancelApprovals() {
 func (ts *turnState) handle(m *message) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if ts.finished {
+	if ts.outcome.Finished() {
 		if len(m.ID) > 0 {
 			ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
 		}
@@ -329,27 +322,27 @@ func (ts *turnState) completed(params json.RawMessage) {
 		} `json:"turn"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		ts.finishLocked(&host.TurnFailure{Code: "agentError", Message: "Codex ended the turn with an unreadable turn/completed: " + err.Error()})
+		ts.outcome.Finish(&host.TurnFailure{Code: "agentError", Message: "Codex ended the turn with an unreadable turn/completed: " + err.Error()})
 		return
 	}
 	switch p.Turn.Status {
 	case "completed":
-		ts.finishLocked(nil)
+		ts.outcome.Finish(nil)
 	case "interrupted":
 		if err := ts.ctx.Err(); err != nil {
-			ts.finishLocked(err)
+			ts.outcome.Finish(err)
 			return
 		}
-		ts.finishLocked(&host.TurnFailure{Code: "interrupted", Message: "Codex interrupted the turn"})
+		ts.outcome.Finish(&host.TurnFailure{Code: "interrupted", Message: "Codex interrupted the turn"})
 	default:
 		e := p.Turn.Error
 		if e == nil {
 			e = ts.lastError
 		}
 		if e == nil {
-			ts.finishLocked(&host.TurnFailure{Code: "modelError", Message: "Codex reported the turn " + p.Turn.Status})
+			ts.outcome.Finish(&host.TurnFailure{Code: "modelError", Message: "Codex reported the turn " + p.Turn.Status})
 			return
 		}
-		ts.finishLocked(&host.TurnFailure{Code: errorCode(e.CodexErrorInfo), Message: e.text()})
+		ts.outcome.Finish(&host.TurnFailure{Code: errorCode(e.CodexErrorInfo), Message: e.text()})
 	}
 }

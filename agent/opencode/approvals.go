@@ -95,7 +95,7 @@ func (ts *turnState) askLocked(props json.RawMessage) error {
 		ts.s.reply(p.ID, openCodeReply(d))
 		if d != host.DecisionDeny {
 			ts.mu.Lock()
-			if !ts.finished && ts.calls[callID(p)] == oi {
+			if !ts.outcome.Finished() && ts.calls[callID(p)] == oi {
 				ts.advanceLocked(oi, model.StatusRunning, nil)
 			}
 			ts.mu.Unlock()

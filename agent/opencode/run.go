@@ -49,7 +49,7 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 			wait = 2 * time.Second // the server may be going away: let its stream say
 		}
 		select {
-		case err := <-ts.done: // the server went away
+		case err := <-ts.outcome.Done(): // the server went away
 			return err
 		case <-time.After(wait):
 		}
@@ -61,7 +61,7 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 
 	s.a.log.Debug("opencode prompt sent", "session", s.sess.ID(), "opencode", id)
 	select {
-	case err := <-ts.done:
+	case err := <-ts.outcome.Done():
 		s.a.log.Debug("opencode turn ended", "session", s.sess.ID(), "err", err)
 		if err == nil {
 			ts.showPatches(srv, id, dir)
@@ -74,9 +74,7 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 	if err := srv.c.do(ictx, "POST", "/session/"+id+"/abort", dir, nil, nil); err != nil {
 		s.a.log.Warn("opencode abort failed", "session", s.sess.ID(), "err", err)
 	}
-	select {
-	case <-ts.done:
-	case <-ictx.Done():
+	if !ts.outcome.EndsBefore(ictx) {
 		s.a.log.Warn("opencode did not end an aborted turn in time", "session", s.sess.ID())
 	}
 	return ctx.Err()

@@ -49,7 +49,7 @@ func (ts *turnState) idleLocked() {
 	if ts.userMsg == "" {
 		if ts.early != nil {
 			// OpenCode refused the prompt before making a message of it.
-			ts.finishLocked(&host.TurnFailure{Code: errorCode(ts.early.Name), Message: ts.early.text()})
+			ts.outcome.Finish(&host.TurnFailure{Code: errorCode(ts.early.Name), Message: ts.early.text()})
 		}
 		return
 	}
@@ -65,14 +65,14 @@ func (ts *turnState) idleLocked() {
 	switch {
 	case ts.aborted:
 		if err := ts.ctx.Err(); err != nil {
-			ts.finishLocked(err)
+			ts.outcome.Finish(err)
 			return
 		}
-		ts.finishLocked(&host.TurnFailure{Code: "interrupted", Message: "OpenCode aborted the turn"})
+		ts.outcome.Finish(&host.TurnFailure{Code: "interrupted", Message: "OpenCode aborted the turn"})
 	case ts.lastErr != nil:
-		ts.finishLocked(&host.TurnFailure{Code: errorCode(ts.lastErr.Name), Message: ts.lastErr.text()})
+		ts.outcome.Finish(&host.TurnFailure{Code: errorCode(ts.lastErr.Name), Message: ts.lastErr.text()})
 	default:
-		ts.finishLocked(nil)
+		ts.outcome.Finish(nil)
 	}
 }
 
@@ -84,7 +84,7 @@ var startCheckDelay = 3 * time.Second
 // but the session stayed idle), rather than wait for it forever.
 func (ts *turnState) checkStarted() {
 	ts.mu.Lock()
-	pending := !ts.finished && !ts.busy
+	pending := !ts.outcome.Finished() && !ts.busy
 	ts.mu.Unlock()
 	if !pending {
 		return
@@ -98,7 +98,7 @@ func (ts *turnState) checkStarted() {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if _, running := busy[ts.s.openCodeID()]; !running && !ts.busy {
-		ts.finishLocked(&host.TurnFailure{Code: "agentError", Message: "OpenCode took the prompt but did not start working on it; send it again"})
+		ts.outcome.Finish(&host.TurnFailure{Code: "agentError", Message: "OpenCode took the prompt but did not start working on it; send it again"})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -37,9 +38,7 @@ type turnState struct {
 	lastErr  *ocError                // the turn's last error
 	early    *ocError                // an error before the turn was armed
 	aborted  bool                    // OpenCode reported the turn aborted
-	// finished is set once the outcome is known; done receives it once.
-	finished bool
-	done     chan error
+	outcome  *bridge.Outcome         // the turn's result, once
 }
 
 // openItem is an OpenCode part the turn has opened in Lookout.
@@ -63,21 +62,14 @@ type pendingPerm struct {
 
 func newTurnState(s *session, srv *server, t *host.Turn, ctx context.Context) *turnState {
 	return &turnState{s: s, srv: srv, t: t, ctx: ctx, items: map[string]*openItem{}, calls: map[string]*openItem{},
-		closed: map[string]bool{}, perms: map[string]*pendingPerm{}, shown: map[string]bool{}, done: make(chan error, 1)}
+		closed: map[string]bool{}, perms: map[string]*pendingPerm{}, shown: map[string]bool{}, outcome: bridge.NewOutcome()}
 }
 
 // finish reports the turn's outcome to runTurn, once.
 func (ts *turnState) finish(err error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	ts.finishLocked(err)
-}
-
-func (ts *turnState) finishLocked(err error) {
-	if !ts.finished {
-		ts.finished = true
-		ts.done <- err
-	}
+	ts.outcome.Finish(err)
 }
 
 func (ts *turnState) cancelApprovals() {
@@ -98,7 +90,7 @@ func (ts *turnState) ours(messageID string) bool {
 func (ts *turnState) handle(typ string, props json.RawMessage, fresh bool) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if ts.finished {
+	if ts.outcome.Finished() {
 		if typ == "permission.asked" {
 			ts.rejectUnasked(props)
 		}
