@@ -184,15 +184,6 @@ func TestChildEnv(t *testing.T) {
 	}
 }
 
-func TestVersions(t *testing.T) {
-	if parseVersion("1.18.33\n") != "1.18.33" || parseVersion("opencode") != "" {
-		t.Error("parseVersion")
-	}
-	if compareVersions("1.18.33", MinVersion) != 0 || compareVersions("1.9.0", MinVersion) >= 0 || compareVersions("2.0.0", MinVersion) <= 0 {
-		t.Error("compareVersions")
-	}
-}
-
 func TestWildcardMatch(t *testing.T) {
 	cases := []struct {
 		pattern, s string
