@@ -50,15 +50,15 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
 
 	if err := s.p.conn.sendUser(t.Prompt()); err != nil {
 		select {
-		case err := <-ts.outcome.Done(): // Claude Code died
-			return err
+		case <-ts.outcome.Done(): // Claude Code died
+			return ts.outcome.Err()
 		case <-time.After(time.Second):
 		}
 		return &host.TurnFailure{Code: "agentExited", Message: "Lookout could not send the prompt to Claude Code: " + err.Error()}
 	}
 	select {
-	case err := <-ts.outcome.Done():
-		return err
+	case <-ts.outcome.Done():
+		return ts.outcome.Err()
 	case <-ctx.Done():
 	}
 	ictx, cancel := context.WithTimeout(context.Background(), s.a.opts.InterruptGrace)

@@ -129,8 +129,8 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 	scancel()
 	if err != nil {
 		select {
-		case err := <-ts.outcome.Done(): // the app-server died, or answered the turn
-			return err
+		case <-ts.outcome.Done(): // the app-server died, or answered the turn
+			return ts.outcome.Err()
 		default:
 		}
 		if ctx.Err() != nil {
@@ -147,8 +147,8 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 	ts.setCodexTurn(started.Turn.ID)
 
 	select {
-	case err := <-ts.outcome.Done():
-		return err
+	case <-ts.outcome.Done():
+		return ts.outcome.Err()
 	case <-ctx.Done():
 	}
 	ictx, cancel := context.WithTimeout(context.Background(), th.a.opts.InterruptGrace)

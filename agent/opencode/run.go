@@ -49,8 +49,8 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 			wait = 2 * time.Second // the server may be going away: let its stream say
 		}
 		select {
-		case err := <-ts.outcome.Done(): // the server went away
-			return err
+		case <-ts.outcome.Done(): // the server went away
+			return ts.outcome.Err()
 		case <-time.After(wait):
 		}
 		if ctx.Err() != nil {
@@ -61,7 +61,8 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 
 	s.a.log.Debug("opencode prompt sent", "session", s.sess.ID(), "opencode", id)
 	select {
-	case err := <-ts.outcome.Done():
+	case <-ts.outcome.Done():
+		err := ts.outcome.Err()
 		s.a.log.Debug("opencode turn ended", "session", s.sess.ID(), "err", err)
 		if err == nil {
 			ts.showPatches(srv, id, dir)
