@@ -78,7 +78,7 @@ func TestOutputHeldByAProcessTheChildStartedIsAbandoned(t *testing.T) {
 	if convErr != nil {
 		t.Fatalf("the holder's pid: %v", convErr)
 	}
-	defer syscall.Kill(holder, syscall.SIGKILL)
+	defer func() { _ = syscall.Kill(holder, syscall.SIGKILL) }()
 	if !errors.Is(err, ErrOutputAbandoned) {
 		t.Errorf("the reading ended with %v, want ErrOutputAbandoned", err)
 	}

@@ -125,10 +125,16 @@ func (p *Process) Exited() <-chan struct{} { return p.exited }
 
 // Kill ends the child and its process group at once and waits for it.
 func (p *Process) Kill() {
-	syscall.Kill(-p.Pid(), syscall.SIGKILL)
-	p.cmd.Process.Kill()
+	signalGroup(p.Pid(), syscall.SIGKILL)
+	_ = p.cmd.Process.Kill() // fails only when it has exited already
 	p.closeStdin()
 	<-p.exited
+}
+
+// signalGroup sends sig to the process group pgid leads. It fails only
+// when the group is gone already, which is what the caller wants.
+func signalGroup(pgid int, sig syscall.Signal) {
+	_ = syscall.Kill(-pgid, sig)
 }
 
 // Stop asks the child to end, closing its stdin and sending its group
@@ -142,18 +148,18 @@ func (p *Process) Stop(grace time.Duration) {
 		groups := childGroups(p.Pid())
 		defer func() {
 			for _, g := range groups {
-				syscall.Kill(-g, syscall.SIGKILL)
+				signalGroup(g, syscall.SIGKILL)
 			}
 		}()
 	}
 	p.closeStdin()
 	if p.opts.StopSignal != 0 {
-		syscall.Kill(-p.Pid(), p.opts.StopSignal)
+		signalGroup(p.Pid(), p.opts.StopSignal)
 	}
 	select {
 	case <-p.exited:
 		// The child is gone; its group may still hold helpers.
-		syscall.Kill(-p.Pid(), syscall.SIGKILL)
+		signalGroup(p.Pid(), syscall.SIGKILL)
 	case <-time.After(grace):
 		p.Kill()
 	}
@@ -173,7 +179,7 @@ func (p *Process) ExitReason() string {
 	case p.exitErr == nil:
 		return "it exited" + p.StderrNote()
 	case errors.As(p.exitErr, &ee):
-		return "it ended (" + ee.ProcessState.String() + ")" + p.StderrNote()
+		return "it ended (" + ee.String() + ")" + p.StderrNote()
 	}
 	return p.exitErr.Error() + p.StderrNote()
 }
@@ -181,7 +187,8 @@ func (p *Process) ExitReason() string {
 // Note keeps line with the tail of the child's stderr, for a child that
 // says why it stops elsewhere (a server logging to its stdout).
 func (p *Process) Note(line []byte) {
-	p.stderr.Write(append(line[:len(line):len(line)], '\n'))
+	p.stderr.add(line)
+	p.stderr.add([]byte{'\n'})
 }
 
 // StderrNote is ": " and the last line the child wrote to stderr (or

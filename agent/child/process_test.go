@@ -38,7 +38,9 @@ func TestProcessSpeaksOverItsPipes(t *testing.T) {
 
 func TestExitReasonSaysHowItEndedAndItsLastStderrLine(t *testing.T) {
 	p := start(t, "echo first >&2; echo 'fatal: the last words' >&2; exit 7")
-	io.Copy(io.Discard, p.Stdout())
+	if _, err := io.Copy(io.Discard, p.Stdout()); err != nil {
+		t.Fatal(err)
+	}
 	if r := p.ExitReason(); r != "it ended (exit status 7): fatal: the last words" {
 		t.Errorf("ExitReason = %q", r)
 	}
@@ -113,7 +115,7 @@ func TestStopKillsTheGroupsOfItsChildrenWhenAsked(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the command's pid: %q", line)
 			}
-			t.Cleanup(func() { syscall.Kill(cmd, syscall.SIGKILL) })
+			t.Cleanup(func() { _ = syscall.Kill(cmd, syscall.SIGKILL) })
 			p.Stop(time.Minute)
 			if kill {
 				waitGone(t, cmd)
@@ -162,7 +164,7 @@ func TestTailBufferKeepsTheEnd(t *testing.T) {
 	} {
 		b := &tailBuffer{max: 4}
 		for _, w := range c.writes {
-			b.Write([]byte(w))
+			b.add([]byte(w))
 		}
 		if got := b.String(); got != c.want {
 			t.Errorf("after %q: %q, want %q", c.writes, got, c.want)

@@ -41,7 +41,7 @@ func (ts *turnState) result(raw json.RawMessage) {
 		ts.outcome.Finish(&host.TurnFailure{Code: errorCode(*r.APIErrorStatus, ""), Message: r.Result})
 	default:
 		msg := resultError(r)
-		ts.t.RecordItem(model.KindError, model.StatusFailed, map[string]any{"message": msg})
+		_, _ = ts.t.RecordItem(model.KindError, model.StatusFailed, map[string]any{"message": msg})
 		ts.outcome.Finish(&host.TurnFailure{Code: resultCode(r.Subtype), Message: msg})
 	}
 }

@@ -118,7 +118,7 @@ func (ts *turnState) handle(m *message) {
 	if err != nil {
 		ts.s.a.log.Warn("claude code message not folded", "session", ts.s.sess.ID(), "type", m.Type, "err", err)
 		if err != host.ErrTurnOver {
-			ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
+			_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
 				Message: fmt.Sprintf("Lookout could not show Claude Code's %s message: %v", m.Type, err)})
 		}
 	}
@@ -139,7 +139,7 @@ func (ts *turnState) toRunningLocked(oi *openItem) {
 // stopped, keeping what streamed.
 func (ts *turnState) stopStreamedLocked() {
 	for key, oi := range ts.blocks {
-		ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
+		_ = ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
 		delete(ts.blocks, key)
 		if oi.toolID != "" {
 			delete(ts.tools, oi.toolID)
@@ -151,7 +151,7 @@ func (ts *turnState) stopStreamedLocked() {
 // nothing says they ran.
 func (ts *turnState) stopToolsLocked() {
 	for id, oi := range ts.tools {
-		ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
+		_ = ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
 		delete(ts.tools, id)
 		if oi.key.msg != "" {
 			delete(ts.blocks, oi.key)

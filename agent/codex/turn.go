@@ -76,7 +76,7 @@ func (ts *turnState) handle(m *message) {
 	defer ts.mu.Unlock()
 	if ts.outcome.Finished() {
 		if len(m.ID) > 0 {
-			ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
+			_ = ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
 		}
 		return
 	}
@@ -127,15 +127,15 @@ func (ts *turnState) handle(m *message) {
 		if len(m.ID) > 0 {
 			// A question Lookout cannot put to its users yet: decline it
 			// visibly rather than leave Codex waiting.
-			ts.th.p.conn.replyError(m.ID, -32601, "Lookout cannot answer "+m.Method)
-			ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
+			_ = ts.th.p.conn.replyError(m.ID, -32601, "Lookout cannot answer "+m.Method)
+			_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
 				Message: "Codex asked something Lookout cannot answer yet (" + m.Method + "); it was declined"})
 		}
 	}
 	if err != nil {
 		ts.th.a.log.Warn("codex event not folded", "session", ts.th.sess.ID(), "method", m.Method, "err", err)
 		if err != host.ErrTurnOver {
-			ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
+			_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
 				Message: fmt.Sprintf("Lookout could not show Codex's %s: %v", m.Method, err)})
 		}
 	}
@@ -290,7 +290,7 @@ func (ts *turnState) codexErrorLocked(params json.RawMessage) error {
 func (ts *turnState) stopStreamedLocked() {
 	for cid, oi := range ts.items {
 		if oi.kind == model.KindAgentMessage || oi.kind == model.KindReasoning {
-			ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
+			_ = ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
 			delete(ts.items, cid)
 		}
 	}
@@ -309,7 +309,7 @@ func (ts *turnState) warning(params json.RawMessage) {
 		msg = p.Summary
 	}
 	if msg != "" {
-		ts.t.Warning(model.Warning{RequestKind: "agent", Code: "agentWarning", Message: msg})
+		_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "agentWarning", Message: msg})
 	}
 }
 

@@ -96,7 +96,7 @@ func (ts *turnState) askLocked(props json.RawMessage) error {
 		if d != host.DecisionDeny {
 			ts.mu.Lock()
 			if !ts.outcome.Finished() && ts.calls[callID(p)] == oi {
-				ts.advanceLocked(oi, model.StatusRunning, nil)
+				_ = ts.advanceLocked(oi, model.StatusRunning, nil)
 			}
 			ts.mu.Unlock()
 		}
@@ -253,7 +253,7 @@ func (ts *turnState) question(props json.RawMessage) {
 	if json.Unmarshal(props, &p) != nil || p.ID == "" {
 		return
 	}
-	go ts.s.post("/question/"+p.ID+"/reject", nil)
-	ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
+	go ts.s.rejectQuestion(p.ID)
+	_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
 		Message: "OpenCode asked a question Lookout cannot put to you yet; it was declined"})
 }

@@ -142,7 +142,9 @@ func TestErrorsTitlesAndUsage(t *testing.T) {
 		}
 	}
 	var e ocError
-	json.Unmarshal([]byte(`{"name":"APIError","data":{"message":"bad request","statusCode":400,"isRetryable":false}}`), &e)
+	if err := json.Unmarshal([]byte(`{"name":"APIError","data":{"message":"bad request","statusCode":400,"isRetryable":false}}`), &e); err != nil {
+		t.Fatal(err)
+	}
 	if e.text() != "bad request (HTTP 400)" {
 		t.Errorf("error text %q", e.text())
 	}
@@ -151,7 +153,9 @@ func TestErrorsTitlesAndUsage(t *testing.T) {
 	}
 	var u usage
 	var step tokens
-	json.Unmarshal([]byte(`{"total":15,"input":8,"output":4,"reasoning":1,"cache":{"read":2,"write":0}}`), &step)
+	if err := json.Unmarshal([]byte(`{"total":15,"input":8,"output":4,"reasoning":1,"cache":{"read":2,"write":0}}`), &step); err != nil {
+		t.Fatal(err)
+	}
 	u.add(step)
 	u.add(step)
 	want := map[string]any{"inputTokens": int64(20), "cachedInputTokens": int64(4), "outputTokens": int64(8), "reasoningOutputTokens": int64(2), "totalTokens": int64(30), "contextTokens": int64(15)}

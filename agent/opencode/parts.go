@@ -148,7 +148,7 @@ func (ts *turnState) partRemoved(props json.RawMessage) {
 	if oi := ts.items[p.PartID]; oi != nil {
 		delete(ts.items, p.PartID)
 		ts.closed[p.PartID] = true
-		ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
+		_ = ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
 	}
 }
 

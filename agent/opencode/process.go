@@ -72,7 +72,8 @@ func startProcess(ctx context.Context, opts Options, dir string) (*process, erro
 // it ended.
 func (p *process) readOutput(urls chan<- string) {
 	defer close(p.outputRead)
-	child.ReadLines(p.Stdout(), maxLogLine, func(line []byte) {
+	// The log ends with the server: Exited says how.
+	_ = child.ReadLines(p.Stdout(), maxLogLine, func(line []byte) {
 		if _, u, ok := strings.Cut(string(line), "listening on "); ok {
 			select {
 			case urls <- strings.TrimSpace(u):

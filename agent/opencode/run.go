@@ -13,7 +13,7 @@ import (
 // session to go idle. Cancelling ctx aborts the OpenCode turn.
 func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error {
 	if len(s.sess.Value(stateTitle)) == 0 {
-		s.sess.SetState(map[string]any{stateTitle: titleFrom(t.Prompt())})
+		_ = s.sess.SetState(map[string]any{stateTitle: titleFrom(t.Prompt())})
 	}
 	ts := newTurnState(s, srv, t, ctx)
 	s.mu.Lock()
@@ -117,6 +117,6 @@ func (ts *turnState) showPatches(srv *server, id, dir string) {
 		}
 	}
 	if changes := patchChanges(keep, nil); len(changes) > 0 {
-		ts.t.RecordItem(model.KindFileChange, model.StatusCompleted, map[string]any{"changes": changes})
+		_, _ = ts.t.RecordItem(model.KindFileChange, model.StatusCompleted, map[string]any{"changes": changes})
 	}
 }

@@ -134,7 +134,7 @@ func (srv *server) malformed(data []byte, err error) {
 	}
 	srv.a.log.Warn("malformed opencode event", "err", err, "data", child.Cut(string(data), 300))
 	for _, ts := range srv.a.activeTurns(srv) {
-		ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
+		_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
 			Message: fmt.Sprintf("OpenCode sent an event Lookout could not read (%v): %s", err, child.Cut(string(data), 300))})
 	}
 }

@@ -128,7 +128,7 @@ func (ts *turnState) handle(typ string, props json.RawMessage, fresh bool) {
 func (ts *turnState) malformedLocked(typ string, err error) {
 	ts.s.a.log.Warn("opencode event not folded", "session", ts.s.sess.ID(), "type", typ, "err", err)
 	if err != host.ErrTurnOver {
-		ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
+		_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
 			Message: fmt.Sprintf("Lookout could not show OpenCode's %s: %v", typ, err)})
 	}
 }
@@ -138,7 +138,7 @@ func (ts *turnState) malformedLocked(typ string, err error) {
 func (ts *turnState) stopStreamedLocked() {
 	for pid, oi := range ts.items {
 		if oi.kind == model.KindAgentMessage || oi.kind == model.KindReasoning {
-			ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
+			_ = ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
 			delete(ts.items, pid)
 			ts.closed[pid] = true
 		}
