@@ -18,7 +18,7 @@ func TestPipeCarriesLinesBothWays(t *testing.T) {
 		}
 		q.Close()
 	}()
-	go io.WriteString(w, `{"method":"hello"}`+"\n")
+	go func() { _, _ = io.WriteString(w, `{"method":"hello"}`+"\n") }() // Recv fails without it
 	if m := end.Recv(t); m["method"] != "hello" {
 		t.Errorf("received %v", m)
 	}

@@ -170,7 +170,7 @@ func (r *Rig) Last(kind, turnID string) *model.Item {
 // not one).
 func (r *Rig) StateString(name string) string {
 	var s string
-	json.Unmarshal(r.State.Value(name), &s)
+	_ = json.Unmarshal(r.State.Value(name), &s)
 	return s
 }
 

@@ -51,7 +51,7 @@ func FindWords(s, kw string) int {
 		}
 		i += from
 		end := i + len(lk)
-		if !wordByteBefore(ls, i) && !(isWordByte(lk[len(lk)-1]) && end < len(ls) && isWordByte(ls[end])) {
+		if !wordByteBefore(ls, i) && !runsOn(ls, lk, end) {
 			return i
 		}
 		from = i + 1
@@ -70,6 +70,12 @@ func asciiLower(s string) string {
 }
 
 func wordByteBefore(s string, i int) bool { return i > 0 && isWordByte(s[i-1]) }
+
+// runsOn reports whether the match of kw ending at end in s runs on into a
+// longer word.
+func runsOn(s, kw string, end int) bool {
+	return isWordByte(kw[len(kw)-1]) && end < len(s) && isWordByte(s[end])
+}
 
 func isWordByte(b byte) bool {
 	return b < 0x80 && (unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b)) || b == '_')

@@ -1,7 +1,8 @@
 // Package bridge holds what every agent bridge's Agent shares above the
 // child process (agent/child): the per-session registry of live children
-// (Registry), the slot of a session's running turn (TurnSlot), and small
-// helpers for session state (JSONString, Title, Logger).
+// (Registry), the slot of a session's running turn (TurnSlot), the turn's
+// outcome reported once (Outcome), and small helpers for session state
+// (JSONString, Title, Logger).
 //
 // A bridge keeps its protocol (messages, turn folding, approvals, items)
 // in its own package; it uses this one for the bookkeeping around it

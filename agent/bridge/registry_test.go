@@ -23,7 +23,9 @@ func TestRegistryHoldsOneEntryPerSession(t *testing.T) {
 	if got, _ := r.Get("s1"); got != a {
 		t.Fatalf("Get = %v", got)
 	}
-	r.Add("s1", b) // a newer child for the same session
+	if err := r.Add("s1", b); err != nil { // a newer child for the same session
+		t.Fatal(err)
+	}
 	r.Forget("s1", a)
 	if got, _ := r.Get("s1"); got != b {
 		t.Errorf("forgetting the old child dropped the new one: %v", got)
@@ -37,7 +39,9 @@ func TestRegistryHoldsOneEntryPerSession(t *testing.T) {
 func TestRegistryCloseStopsEveryEntryAtOnceAndRefusesMore(t *testing.T) {
 	r := NewRegistry[*entry](errShut)
 	for _, id := range []string{"s1", "s2", "s3"} {
-		r.Add(id, &entry{id})
+		if err := r.Add(id, &entry{id}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := r.Err(); err != nil {
 		t.Fatalf("Err before Close = %v", err)

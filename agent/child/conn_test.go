@@ -26,7 +26,9 @@ func TestConnServesLinesThenCloses(t *testing.T) {
 	if err := c.Out.Send("hello"); err != nil || sent.String() != "\"hello\"\n" {
 		t.Fatalf("sent %q, %v", sent.String(), err)
 	}
-	io.WriteString(w, "first\n1=yes\n"+strings.Repeat("x", 40)+"\nlast\n")
+	if _, err := io.WriteString(w, "first\n1=yes\n"+strings.Repeat("x", 40)+"\nlast\n"); err != nil {
+		t.Fatal(err)
+	}
 	if a, err := waiting.Wait(t.Context()); a != "yes" || err != nil {
 		t.Errorf("answer %q, %v", a, err)
 	}

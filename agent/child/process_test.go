@@ -2,7 +2,9 @@ package child
 
 import (
 	"bufio"
+	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,7 +38,9 @@ func TestProcessSpeaksOverItsPipes(t *testing.T) {
 
 func TestExitReasonSaysHowItEndedAndItsLastStderrLine(t *testing.T) {
 	p := start(t, "echo first >&2; echo 'fatal: the last words' >&2; exit 7")
-	io.Copy(io.Discard, p.Stdout())
+	if _, err := io.Copy(io.Discard, p.Stdout()); err != nil {
+		t.Fatal(err)
+	}
 	if r := p.ExitReason(); r != "it ended (exit status 7): fatal: the last words" {
 		t.Errorf("ExitReason = %q", r)
 	}
@@ -78,6 +82,59 @@ func TestStopClosesStdinThenKills(t *testing.T) {
 	}
 }
 
+func TestStopSendsAServerItsStopSignal(t *testing.T) {
+	p, err := Start(Command{Bin: "/bin/sh", Args: []string{"-c", "read x || echo no input; exec sleep 60"},
+		NoStdin: true, StopSignal: syscall.SIGTERM})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	if p.Stdin() != nil {
+		t.Error("a child without stdin has a Stdin")
+	}
+	line, _ := bufio.NewReader(p.Stdout()).ReadString('\n')
+	if line != "no input\n" {
+		t.Errorf("the child read %q from its stdin", line)
+	}
+	p.Stop(time.Minute)
+	if r := p.ExitReason(); r != "it ended (signal: terminated)" {
+		t.Errorf("ExitReason = %q, want it to have ended on SIGTERM", r)
+	}
+}
+
+func TestStopKillsTheGroupsOfItsChildrenWhenAsked(t *testing.T) {
+	for _, kill := range []bool{false, true} {
+		t.Run(fmt.Sprintf("KillChildGroups=%v", kill), func(t *testing.T) {
+			p, err := Start(Command{Bin: "/bin/sh", Args: []string{"-c", "setsid sleep 60 & echo $!; cat >/dev/null"}, KillChildGroups: kill})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(p.Kill)
+			line, _ := bufio.NewReader(p.Stdout()).ReadString('\n')
+			cmd, err := strconv.Atoi(strings.TrimSpace(line))
+			if err != nil {
+				t.Fatalf("the command's pid: %q", line)
+			}
+			t.Cleanup(func() { _ = syscall.Kill(cmd, syscall.SIGKILL) })
+			p.Stop(time.Minute)
+			if kill {
+				waitGone(t, cmd)
+			} else if syscall.Kill(cmd, 0) != nil {
+				t.Error("a command in a session of its own was killed without KillChildGroups")
+			}
+		})
+	}
+}
+
+func TestNoteKeepsALineWithTheStderrTail(t *testing.T) {
+	p := start(t, "echo on stderr >&2; exit 1")
+	<-p.Exited()
+	p.Note([]byte("said on stdout"))
+	if n := p.StderrNote(); n != ": said on stdout" {
+		t.Errorf("StderrNote = %q", n)
+	}
+}
+
 func TestStartFailsForAMissingProgram(t *testing.T) {
 	if _, err := Start(Command{Bin: "/nonexistent/agent"}); err == nil {
 		t.Fatal("a missing program started")
@@ -107,7 +164,7 @@ func TestTailBufferKeepsTheEnd(t *testing.T) {
 	} {
 		b := &tailBuffer{max: 4}
 		for _, w := range c.writes {
-			b.Write([]byte(w))
+			b.add([]byte(w))
 		}
 		if got := b.String(); got != c.want {
 			t.Errorf("after %q: %q, want %q", c.writes, got, c.want)

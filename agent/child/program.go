@@ -20,8 +20,8 @@ type Program struct {
 	Name string
 	// Called is what Find's error says was not found ("the codex CLI").
 	Called string
-	// Title is what Check's error says the program should be ("Codex
-	// CLI": "... is not a Codex CLI version").
+	// Title is what Check's error says the program should be, with its
+	// article ("a Codex CLI": "... is not a Codex CLI version").
 	Title string
 	// Marker, when set, is a text --version must print besides the
 	// version for the program to count as this agent's ("Claude Code").
@@ -78,7 +78,7 @@ func (p Program) Check(ctx context.Context, bin string) (string, error) {
 	}
 	v := ParseVersion(string(out))
 	if v == "" || !strings.Contains(string(out), p.Marker) {
-		return "", fmt.Errorf("%s --version said %q, not a %s version; %s", bin, strings.TrimSpace(string(out)), p.Title, p.InstallHint)
+		return "", fmt.Errorf("%s --version said %q, not %s version; %s", bin, strings.TrimSpace(string(out)), p.Title, p.InstallHint)
 	}
 	if !AtLeast(v, p.MinVersion) {
 		return v, fmt.Errorf("%s %s is too old: Lookout needs %s or newer; %s", p.Name, v, p.MinVersion, p.InstallHint)

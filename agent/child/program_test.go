@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var testProgram = Program{Name: "fakeagent", Called: "the fakeagent CLI", Title: "Fake Agent", Marker: "(Fake Agent)",
+var testProgram = Program{Name: "fakeagent", Called: "the fakeagent CLI", Title: "a Fake Agent", Marker: "(Fake Agent)",
 	EnvVar: "CHILD_TEST_BIN", MinVersion: "1.2.3", InstallHint: "install it somehow"}
 
 // script writes an executable shell script named name into dir.

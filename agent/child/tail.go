@@ -10,14 +10,19 @@ type tailBuffer struct {
 	b   []byte
 }
 
+// Write keeps the end of p; it never fails.
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.add(p)
+	return len(p), nil
+}
+
+func (t *tailBuffer) add(p []byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.b = append(t.b, p...)
 	if len(t.b) > t.max {
 		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
 	}
-	return len(p), nil
 }
 
 func (t *tailBuffer) String() string {

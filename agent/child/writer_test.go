@@ -17,7 +17,9 @@ func TestLineWriterWritesWholeJSONLines(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.Send(map[string]any{"text": strings.Repeat("x", 100)})
+			if err := w.Send(map[string]any{"text": strings.Repeat("x", 100)}); err != nil {
+				t.Error(err)
+			}
 		}()
 	}
 	wg.Wait()

@@ -101,7 +101,7 @@ func (a *Agent) session(ctx context.Context, t *host.Turn) (*session, error) {
 		// The session is gone (another CLAUDE_CONFIG_DIR, a deleted
 		// transcript): say so, and carry on in a new session rather than
 		// refuse every turn.
-		t.Warning(model.Warning{RequestKind: "agent", Code: "sessionNotResumed",
+		_ = t.Warning(model.Warning{RequestKind: "agent", Code: "sessionNotResumed",
 			Message: fmt.Sprintf("Claude Code could not resume session %s (%v); this turn starts a new Claude Code session without the earlier context", id, err)})
 		p, err = startProcess(ctx, a.opts, cwd, "")
 	}
@@ -110,7 +110,7 @@ func (a *Agent) session(ctx context.Context, t *host.Turn) (*session, error) {
 	}
 	s = newSession(a, hs, p)
 	if bridge.JSONString(hs.Value(stateCwd)) != cwd {
-		hs.SetState(map[string]any{stateCwd: cwd})
+		_ = hs.SetState(map[string]any{stateCwd: cwd})
 	}
 	if err := a.sessions.Add(sid, s); err != nil {
 		p.Kill()

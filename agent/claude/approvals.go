@@ -29,16 +29,16 @@ func (ts *turnState) controlRequestLocked(m *message) error {
 	c := ts.s.p.conn
 	var req permissionRequest
 	if err := json.Unmarshal(m.Request, &req); err != nil {
-		c.respondError(m.RequestID, "Lookout could not read the request")
+		_ = c.respondError(m.RequestID, "Lookout could not read the request")
 		return err
 	}
 	if req.Subtype != "can_use_tool" {
-		c.respondError(m.RequestID, "Lookout cannot answer "+req.Subtype)
+		_ = c.respondError(m.RequestID, "Lookout cannot answer "+req.Subtype)
 		return ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
 			Message: "Claude Code asked something Lookout cannot answer yet (" + req.Subtype + "); it was refused"})
 	}
 	if req.ToolName == toolAskUser {
-		c.respond(m.RequestID, map[string]any{"behavior": "deny",
+		_ = c.respond(m.RequestID, map[string]any{"behavior": "deny",
 			"message": "Lookout cannot show questions to the user yet; ask them in your answer instead."})
 		return ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
 			Message: "Claude Code wanted to ask questions (" + toolAskUser + "), which Lookout cannot show yet; it was told to ask in its answer"})
@@ -57,11 +57,11 @@ func (ts *turnState) askLocked(requestID string, req permissionRequest) error {
 		// show one to ask about.
 		var err error
 		if oi, err = ts.openTool(req.ToolName, req.ToolUseID, req.Input); err != nil {
-			c.respond(requestID, map[string]any{"behavior": "deny", "message": "Lookout could not show the request."})
+			_ = c.respond(requestID, map[string]any{"behavior": "deny", "message": "Lookout could not show the request."})
 			return err
 		}
 	} else if !oi.inputDone {
-		ts.inputDone(oi, req.Input)
+		_ = ts.inputDone(oi, req.Input) // asked about even when its input cannot be shown
 	}
 	if oi.kind == model.KindToolCall && oi.status == model.StatusReady {
 		if ts.t.UpdateItem(oi.id, model.StatusWaitingUser, nil) == nil {
@@ -89,7 +89,7 @@ func (ts *turnState) askLocked(requestID string, req permissionRequest) error {
 		delete(ts.approvals, requestID)
 		if err != nil {
 			if pending && ts.ctx.Err() != nil {
-				c.respond(requestID, map[string]any{"behavior": "deny", "message": "The turn was interrupted.", "interrupt": true})
+				_ = c.respond(requestID, map[string]any{"behavior": "deny", "message": "The turn was interrupted.", "interrupt": true})
 			}
 			return // withdrawn by Claude Code: it wants no answer
 		}
@@ -102,8 +102,8 @@ func (ts *turnState) askLocked(requestID string, req permissionRequest) error {
 		default:
 			answer = map[string]any{"behavior": "deny", "message": deniedMessage}
 		}
-		c.respond(requestID, answer)
-		if d != host.DecisionDeny && !ts.finished {
+		_ = c.respond(requestID, answer)
+		if d != host.DecisionDeny && !ts.outcome.Finished() {
 			ts.toRunningLocked(oi)
 		}
 	}()

@@ -69,9 +69,13 @@ type conn struct {
 
 func newConn(r io.Reader, w io.Writer) *conn {
 	c := &conn{child.NewConn[string, *controlResponse, *message](w, errClosed, requestID)}
-	go c.Serve(r, maxLineBytes, c.dispatch, func(head []byte) {
-		c.Queue.Push(&message{Bad: errLineTooLong, Raw: head})
-	})
+	go func() {
+		// Why the reading ended does not matter: the queue's end says
+		// Claude Code has gone, and its exit says how.
+		_ = c.Serve(r, maxLineBytes, c.dispatch, func(head []byte) {
+			c.Queue.Push(&message{Bad: errLineTooLong, Raw: head})
+		})
+	}()
 	return c
 }
 

@@ -70,9 +70,15 @@ func TestControlRequestsAreMatchedToTheirAnswers(t *testing.T) {
 func TestAnswersAndPromptsAreStreamJSON(t *testing.T) {
 	c, claude := newPipeConn(t)
 	go func() {
-		c.respond("r1", map[string]any{"behavior": "allow"})
-		c.respondError("r2", "cannot")
-		c.sendUser("hello")
+		for _, err := range []error{
+			c.respond("r1", map[string]any{"behavior": "allow"}),
+			c.respondError("r2", "cannot"),
+			c.sendUser("hello"),
+		} {
+			if err != nil {
+				t.Error(err)
+			}
+		}
 	}()
 	if m := claude.Recv(t); m["type"] != "control_response" || m["response"].(map[string]any)["request_id"] != "r1" ||
 		m["response"].(map[string]any)["subtype"] != "success" || m["response"].(map[string]any)["response"].(map[string]any)["behavior"] != "allow" {
@@ -123,7 +129,7 @@ func TestRequestsFailWhenClaudeIsGone(t *testing.T) {
 
 func TestARequestStopsWaitingWithItsContext(t *testing.T) {
 	c, claude := newPipeConn(t)
-	go claude.Read() // read the request, never answer it
+	go func() { _, _ = claude.Read() }() // read the request, never answer it
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if _, err := c.request(ctx, "interrupt", nil); !errors.Is(err, context.DeadlineExceeded) {

@@ -42,11 +42,11 @@ func fakeClaude(mode string, args []string) int {
 	out := bufio.NewWriter(os.Stdout)
 	emit := func(v any) {
 		b, _ := json.Marshal(v)
-		out.Write(append(b, '\n'))
+		_, _ = out.Write(append(b, '\n')) // a bufio.Writer: Flush says
 		out.Flush()
 	}
 	raw := func(s string) {
-		out.WriteString(s + "\n")
+		_, _ = out.WriteString(s + "\n")
 		out.Flush()
 	}
 	if mode == "start-fails" {

@@ -303,7 +303,7 @@ func approvalSummary(name string, input json.RawMessage) string {
 		Description string `json:"description"`
 		FilePath    string `json:"file_path"`
 	}
-	json.Unmarshal(input, &in)
+	_ = json.Unmarshal(input, &in)
 	switch {
 	case name == toolBash && in.Command != "":
 		s := "Run: " + in.Command
@@ -331,7 +331,7 @@ func compactJSON(raw json.RawMessage) string {
 	}
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.Encode(v)
+	_ = enc.Encode(v)
 	return strings.TrimSpace(b.String())
 }
 

@@ -212,8 +212,12 @@ func TestReadFileReadsSmallFilesAtAbsolutePaths(t *testing.T) {
 	dir := t.TempDir()
 	small := filepath.Join(dir, "small.txt")
 	big := filepath.Join(dir, "big.txt")
-	os.WriteFile(small, []byte("hi\n"), 0o644)
-	os.WriteFile(big, make([]byte, maxReadBytes+1), 0o644)
+	if err := os.WriteFile(small, []byte("hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(big, make([]byte, maxReadBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if s, ok := readFile(small); !ok || s != "hi\n" {
 		t.Errorf("small file: %q %v", s, ok)
 	}

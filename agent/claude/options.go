@@ -48,7 +48,7 @@ var ErrNotFound = child.ErrNotFound
 var program = child.Program{
 	Name:        "claude",
 	Called:      "the claude CLI (Claude Code)",
-	Title:       "Claude Code",
+	Title:       "a Claude Code",
 	Marker:      "Claude Code",
 	EnvVar:      EnvBinary,
 	MinVersion:  MinVersion,

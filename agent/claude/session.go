@@ -37,7 +37,7 @@ func newSession(a *Agent, sess host.Session, p *process) *session {
 // not end within the grace period, Claude Code is killed.
 func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
 	if len(s.sess.Value(stateTitle)) == 0 {
-		s.sess.SetState(map[string]any{stateTitle: bridge.Title(t.Prompt())})
+		_ = s.sess.SetState(map[string]any{stateTitle: bridge.Title(t.Prompt())})
 	}
 	ts := newTurnState(s, t, ctx)
 	if !s.turns.Begin(ts) {
@@ -50,23 +50,24 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
 
 	if err := s.p.conn.sendUser(t.Prompt()); err != nil {
 		select {
-		case err := <-ts.done: // Claude Code died
-			return err
+		case <-ts.outcome.Done(): // Claude Code died
+			return ts.outcome.Err()
 		case <-time.After(time.Second):
 		}
 		return &host.TurnFailure{Code: "agentExited", Message: "Lookout could not send the prompt to Claude Code: " + err.Error()}
 	}
 	select {
-	case err := <-ts.done:
-		return err
+	case <-ts.outcome.Done():
+		return ts.outcome.Err()
 	case <-ctx.Done():
 	}
 	ictx, cancel := context.WithTimeout(context.Background(), s.a.opts.InterruptGrace)
 	defer cancel()
-	go s.p.conn.request(ictx, "interrupt", nil) // answered at once; the turn's result follows
-	select {
-	case <-ts.done:
-	case <-ictx.Done():
+	go func() {
+		// Answered at once; the turn's result follows, or the kill below.
+		_, _ = s.p.conn.request(ictx, "interrupt", nil)
+	}()
+	if !ts.outcome.EndsBefore(ictx) {
 		s.a.log.Warn("claude code did not end an interrupted turn in time; killing it", "session", s.sess.ID())
 		s.p.Kill()
 	}
@@ -103,7 +104,7 @@ func (s *session) handle(m *message) {
 	if m.Bad != nil {
 		s.a.log.Warn("malformed claude code output", "session", s.sess.ID(), "err", m.Bad, "line", string(m.Raw))
 		if ts != nil {
-			ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
+			_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
 				Message: fmt.Sprintf("Claude Code sent output Lookout could not read (%v): %s", m.Bad, m.Raw)})
 		}
 		return
@@ -129,12 +130,12 @@ func (s *session) refuse(m *message) {
 	var req struct {
 		Subtype string `json:"subtype"`
 	}
-	json.Unmarshal(m.Request, &req)
+	_ = json.Unmarshal(m.Request, &req)
 	if req.Subtype == "can_use_tool" {
-		s.p.conn.respond(m.RequestID, map[string]any{"behavior": "deny", "message": "No Lookout turn is running."})
+		_ = s.p.conn.respond(m.RequestID, map[string]any{"behavior": "deny", "message": "No Lookout turn is running."})
 		return
 	}
-	s.p.conn.respondError(m.RequestID, "Lookout cannot answer "+req.Subtype)
+	_ = s.p.conn.respondError(m.RequestID, "Lookout cannot answer "+req.Subtype)
 }
 
 // init records what Claude Code's init message says about the session:
@@ -159,7 +160,7 @@ func (s *session) init(m *message) {
 		values[stateCwd] = p.Cwd
 	}
 	if len(values) > 0 {
-		s.sess.SetState(values)
+		_ = s.sess.SetState(values)
 	}
 }
 
@@ -167,7 +168,7 @@ func (s *session) init(m *message) {
 // fallback model, a /model switch).
 func (s *session) setModel(name string) {
 	if name != "" && name != "<synthetic>" && bridge.JSONString(s.sess.Value(stateModel)) != name {
-		s.sess.SetState(map[string]any{stateModel: name})
+		_ = s.sess.SetState(map[string]any{stateModel: name})
 	}
 }
 
@@ -223,5 +224,5 @@ func (s *session) usage(m *message) {
 	if r.TotalCostUSD != nil {
 		values[stateCost] = *r.TotalCostUSD
 	}
-	s.sess.SetState(values)
+	_ = s.sess.SetState(values)
 }

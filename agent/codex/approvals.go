@@ -25,7 +25,7 @@ type approvalParams struct {
 func (ts *turnState) askLocked(m *message) error {
 	var p approvalParams
 	if err := json.Unmarshal(m.Params, &p); err != nil {
-		ts.th.p.conn.reply(m.ID, map[string]any{"decision": "decline"})
+		_ = ts.th.p.conn.reply(m.ID, map[string]any{"decision": "decline"})
 		return err
 	}
 	oi := ts.items[p.ItemID]
@@ -40,7 +40,7 @@ func (ts *turnState) askLocked(m *message) error {
 		plan := planStart(it, ts.th.cwd)
 		id, err := ts.t.StartItem(plan.Kind, plan.Status, plan.Fields)
 		if err != nil {
-			ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
+			_ = ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
 			return err
 		}
 		oi = &openItem{id: id, kind: plan.Kind, status: plan.Status, item: it}
@@ -68,12 +68,12 @@ func (ts *turnState) askLocked(m *message) error {
 		delete(ts.approvals, key)
 		if err != nil {
 			if ts.ctx.Err() != nil {
-				ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
+				_ = ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
 			}
 			return // withdrawn by Codex: it wants no answer
 		}
-		ts.th.p.conn.reply(m.ID, map[string]any{"decision": offer.codexDecision(d)})
-		if d != host.DecisionDeny && !ts.finished {
+		_ = ts.th.p.conn.reply(m.ID, map[string]any{"decision": offer.codexDecision(d)})
+		if d != host.DecisionDeny && !ts.outcome.Finished() {
 			ts.toRunningLocked(oi)
 		}
 	}()

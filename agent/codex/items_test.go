@@ -87,7 +87,7 @@ func TestPlanStartAndComplete(t *testing.T) {
 			if p.Kind != c.wantKind || p.Status != c.wantStatus {
 				t.Errorf("kind/status = %s/%s, want %s/%s", p.Kind, p.Status, c.wantKind, c.wantStatus)
 			}
-			if !reflect.DeepEqual(p.Fields, c.wantFields) && !(len(p.Fields) == 0 && len(c.wantFields) == 0) {
+			if bothEmpty := len(p.Fields) == 0 && len(c.wantFields) == 0; !bothEmpty && !reflect.DeepEqual(p.Fields, c.wantFields) {
 				t.Errorf("fields = %#v\nwant %#v", p.Fields, c.wantFields)
 			}
 		})

@@ -47,7 +47,7 @@ var ErrNotFound = child.ErrNotFound
 var program = child.Program{
 	Name:        "codex",
 	Called:      "the codex CLI",
-	Title:       "Codex CLI",
+	Title:       "a Codex CLI",
 	EnvVar:      EnvBinary,
 	MinVersion:  MinVersion,
 	InstallHint: InstallHint,

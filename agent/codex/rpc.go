@@ -56,9 +56,13 @@ type rpcConn struct {
 
 func newRPCConn(r io.Reader, w io.Writer) *rpcConn {
 	c := &rpcConn{child.NewConn[int64, *message, *message](w, errClosed, func(seq int64) int64 { return seq })}
-	go c.Serve(r, maxLineBytes, c.dispatch, func(head []byte) {
-		c.Queue.Push(&message{Bad: errLineTooLong, Raw: string(head)})
-	})
+	go func() {
+		// Why the reading ended does not matter: the queue's end says the
+		// app-server has gone, and its exit says how.
+		_ = c.Serve(r, maxLineBytes, c.dispatch, func(head []byte) {
+			c.Queue.Push(&message{Bad: errLineTooLong, Raw: string(head)})
+		})
+	}()
 	return c
 }
 

@@ -57,7 +57,7 @@ func (th *thread) open(ctx context.Context, t *host.Turn, cwd string) error {
 		}
 		// The thread is gone (another CODEX_HOME, a deleted rollout): say
 		// so, and carry on in a new thread rather than refuse every turn.
-		t.Warning(model.Warning{RequestKind: "agent", Code: "threadNotResumed",
+		_ = t.Warning(model.Warning{RequestKind: "agent", Code: "threadNotResumed",
 			Message: fmt.Sprintf("Codex could not resume thread %s (%v); this turn starts a new Codex thread without the earlier context", id, err)})
 	}
 	res, err := th.p.conn.call(ctx, "thread/start", map[string]any{"cwd": cwd})
@@ -105,7 +105,7 @@ func (th *thread) adopt(res json.RawMessage, cwd string) error {
 // grace period, the app-server is killed.
 func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 	if len(th.sess.Value(stateTitle)) == 0 {
-		th.sess.SetState(map[string]any{stateTitle: bridge.Title(t.Prompt())})
+		_ = th.sess.SetState(map[string]any{stateTitle: bridge.Title(t.Prompt())})
 	}
 	ts := newTurnState(th, t, ctx)
 	if !th.turns.Begin(ts) {
@@ -129,8 +129,8 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 	scancel()
 	if err != nil {
 		select {
-		case err := <-ts.done: // the app-server died, or answered the turn
-			return err
+		case <-ts.outcome.Done(): // the app-server died, or answered the turn
+			return ts.outcome.Err()
 		default:
 		}
 		if ctx.Err() != nil {
@@ -143,22 +143,20 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 			ID string `json:"id"`
 		} `json:"turn"`
 	}
-	json.Unmarshal(res, &started)
+	_ = json.Unmarshal(res, &started)
 	ts.setCodexTurn(started.Turn.ID)
 
 	select {
-	case err := <-ts.done:
-		return err
+	case <-ts.outcome.Done():
+		return ts.outcome.Err()
 	case <-ctx.Done():
 	}
 	ictx, cancel := context.WithTimeout(context.Background(), th.a.opts.InterruptGrace)
 	defer cancel()
 	if id := ts.codexTurn(); id != "" {
-		th.p.conn.call(ictx, "turn/interrupt", map[string]any{"threadId": th.id, "turnId": id})
+		_, _ = th.p.conn.call(ictx, "turn/interrupt", map[string]any{"threadId": th.id, "turnId": id})
 	}
-	select {
-	case <-ts.done:
-	case <-ictx.Done():
+	if !ts.outcome.EndsBefore(ictx) {
 		th.a.log.Warn("codex did not end an interrupted turn in time; killing its app-server", "session", th.sess.ID())
 		th.p.Kill()
 	}
@@ -195,7 +193,7 @@ func (th *thread) handle(m *message) {
 	if m.Bad != nil {
 		th.a.log.Warn("malformed codex output", "session", th.sess.ID(), "err", m.Bad, "line", m.Raw)
 		if ts != nil {
-			ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
+			_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
 				Message: fmt.Sprintf("Codex sent output Lookout could not read (%v): %s", m.Bad, m.Raw)})
 		}
 		return
@@ -209,14 +207,14 @@ func (th *thread) handle(m *message) {
 			ThreadName *string `json:"threadName"`
 		}
 		if json.Unmarshal(m.Params, &p) == nil && p.ThreadName != nil && *p.ThreadName != "" {
-			th.sess.SetState(map[string]any{stateTitle: *p.ThreadName})
+			_ = th.sess.SetState(map[string]any{stateTitle: *p.ThreadName})
 		}
 		return
 	}
 	if ts == nil {
 		if len(m.ID) > 0 {
 			// A question with no turn to ask it in: refuse it.
-			th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
+			_ = th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
 		}
 		return
 	}
@@ -247,5 +245,5 @@ func (th *thread) usage(params json.RawMessage) {
 	if p.TokenUsage.ModelContextWindow != nil {
 		u["contextWindow"] = *p.TokenUsage.ModelContextWindow
 	}
-	th.sess.SetState(map[string]any{stateUsage: u})
+	_ = th.sess.SetState(map[string]any{stateUsage: u})
 }

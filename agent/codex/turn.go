@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -23,8 +24,7 @@ type turnState struct {
 	items     map[string]*openItem          // by Codex item id
 	approvals map[string]context.CancelFunc // by Codex request id
 	lastError *codexError
-	finished  bool
-	done      chan error // receives the turn's outcome once
+	outcome   *bridge.Outcome // the turn's result, once
 }
 
 // openItem is a Codex item the turn has opened in Lookout.
@@ -38,7 +38,7 @@ type openItem struct {
 
 func newTurnState(th *thread, t *host.Turn, ctx context.Context) *turnState {
 	return &turnState{th: th, t: t, ctx: ctx, items: map[string]*openItem{},
-		approvals: map[string]context.CancelFunc{}, done: make(chan error, 1)}
+		approvals: map[string]context.CancelFunc{}, outcome: bridge.NewOutcome()}
 }
 
 func (ts *turnState) setCodexTurn(id string) {
@@ -59,14 +59,7 @@ func (ts *turnState) codexTurn() string {
 func (ts *turnState) finish(err error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	ts.finishLocked(err)
-}
-
-func (ts *turnState) finishLocked(err error) {
-	if !ts.finished {
-		ts.finished = true
-		ts.done <- err
-	}
+	ts.outcome.Finish(err)
 }
 
 func (ts *turnState) cancelApprovals() {
@@ -81,9 +74,9 @@ func (ts *turnState) cancelApprovals() {
 func (ts *turnState) handle(m *message) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if ts.finished {
+	if ts.outcome.Finished() {
 		if len(m.ID) > 0 {
-			ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
+			_ = ts.th.p.conn.reply(m.ID, map[string]any{"decision": "cancel"})
 		}
 		return
 	}
@@ -134,15 +127,15 @@ func (ts *turnState) handle(m *message) {
 		if len(m.ID) > 0 {
 			// A question Lookout cannot put to its users yet: decline it
 			// visibly rather than leave Codex waiting.
-			ts.th.p.conn.replyError(m.ID, -32601, "Lookout cannot answer "+m.Method)
-			ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
+			_ = ts.th.p.conn.replyError(m.ID, -32601, "Lookout cannot answer "+m.Method)
+			_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
 				Message: "Codex asked something Lookout cannot answer yet (" + m.Method + "); it was declined"})
 		}
 	}
 	if err != nil {
 		ts.th.a.log.Warn("codex event not folded", "session", ts.th.sess.ID(), "method", m.Method, "err", err)
 		if err != host.ErrTurnOver {
-			ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
+			_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
 				Message: fmt.Sprintf("Lookout could not show Codex's %s: %v", m.Method, err)})
 		}
 	}
@@ -297,7 +290,7 @@ func (ts *turnState) codexErrorLocked(params json.RawMessage) error {
 func (ts *turnState) stopStreamedLocked() {
 	for cid, oi := range ts.items {
 		if oi.kind == model.KindAgentMessage || oi.kind == model.KindReasoning {
-			ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
+			_ = ts.t.CompleteItem(oi.id, model.StatusStopped, nil)
 			delete(ts.items, cid)
 		}
 	}
@@ -316,7 +309,7 @@ func (ts *turnState) warning(params json.RawMessage) {
 		msg = p.Summary
 	}
 	if msg != "" {
-		ts.t.Warning(model.Warning{RequestKind: "agent", Code: "agentWarning", Message: msg})
+		_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "agentWarning", Message: msg})
 	}
 }
 
@@ -329,27 +322,27 @@ func (ts *turnState) completed(params json.RawMessage) {
 		} `json:"turn"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		ts.finishLocked(&host.TurnFailure{Code: "agentError", Message: "Codex ended the turn with an unreadable turn/completed: " + err.Error()})
+		ts.outcome.Finish(&host.TurnFailure{Code: "agentError", Message: "Codex ended the turn with an unreadable turn/completed: " + err.Error()})
 		return
 	}
 	switch p.Turn.Status {
 	case "completed":
-		ts.finishLocked(nil)
+		ts.outcome.Finish(nil)
 	case "interrupted":
 		if err := ts.ctx.Err(); err != nil {
-			ts.finishLocked(err)
+			ts.outcome.Finish(err)
 			return
 		}
-		ts.finishLocked(&host.TurnFailure{Code: "interrupted", Message: "Codex interrupted the turn"})
+		ts.outcome.Finish(&host.TurnFailure{Code: "interrupted", Message: "Codex interrupted the turn"})
 	default:
 		e := p.Turn.Error
 		if e == nil {
 			e = ts.lastError
 		}
 		if e == nil {
-			ts.finishLocked(&host.TurnFailure{Code: "modelError", Message: "Codex reported the turn " + p.Turn.Status})
+			ts.outcome.Finish(&host.TurnFailure{Code: "modelError", Message: "Codex reported the turn " + p.Turn.Status})
 			return
 		}
-		ts.finishLocked(&host.TurnFailure{Code: errorCode(e.CodexErrorInfo), Message: e.text()})
+		ts.outcome.Finish(&host.TurnFailure{Code: errorCode(e.CodexErrorInfo), Message: e.text()})
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/child"
 	"github.com/lookout-sh/lookout/host"
 )
 
@@ -239,5 +240,5 @@ func jsonString(raw json.RawMessage) string {
 // titleFrom makes a session title of a prompt's first line.
 func titleFrom(prompt string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
-	return cut(strings.TrimSpace(line), 80)
+	return child.Cut(strings.TrimSpace(line), 80)
 }

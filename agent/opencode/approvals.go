@@ -95,8 +95,8 @@ func (ts *turnState) askLocked(props json.RawMessage) error {
 		ts.s.reply(p.ID, openCodeReply(d))
 		if d != host.DecisionDeny {
 			ts.mu.Lock()
-			if !ts.finished && ts.calls[callID(p)] == oi {
-				ts.advanceLocked(oi, model.StatusRunning, nil)
+			if !ts.outcome.Finished() && ts.calls[callID(p)] == oi {
+				_ = ts.advanceLocked(oi, model.StatusRunning, nil)
 			}
 			ts.mu.Unlock()
 		}
@@ -242,4 +242,18 @@ func wildcardMatch(pattern, s string) bool {
 	b.WriteString("$")
 	re, err := regexp.Compile(b.String())
 	return err == nil && re.MatchString(s)
+}
+
+// question declines a question OpenCode's question tool asks: Lookout
+// cannot put it to its users yet.
+func (ts *turnState) question(props json.RawMessage) {
+	var p struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(props, &p) != nil || p.ID == "" {
+		return
+	}
+	go ts.s.rejectQuestion(p.ID)
+	_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
+		Message: "OpenCode asked a question Lookout cannot put to you yet; it was declined"})
 }

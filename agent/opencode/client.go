@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/lookout-sh/lookout/agent/child"
 )
 
 // client speaks OpenCode's HTTP API.
@@ -30,7 +32,7 @@ type apiError struct {
 }
 
 func (e *apiError) Error() string {
-	return fmt.Sprintf("HTTP %d: %s", e.Status, cut(strings.TrimSpace(e.Body), 300))
+	return fmt.Sprintf("HTTP %d: %s", e.Status, child.Cut(strings.TrimSpace(e.Body), 300))
 }
 
 func isNotFound(err error) bool {

@@ -173,7 +173,7 @@ type permissionAsked struct {
 func (p permissionAsked) metaString(name string) string {
 	var s string
 	if raw, ok := p.Metadata[name]; ok {
-		json.Unmarshal(raw, &s)
+		_ = json.Unmarshal(raw, &s)
 	}
 	return s
 }

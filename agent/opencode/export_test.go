@@ -7,8 +7,8 @@ import "time"
 func (a *Agent) ProcessID() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.srv != nil && a.srv.p != nil && a.srv.p.cmd.Process != nil && a.srv.alive() {
-		return a.srv.p.cmd.Process.Pid
+	if a.srv != nil && a.srv.p != nil && a.srv.alive() {
+		return a.srv.p.Pid()
 	}
 	return 0
 }

@@ -2,15 +2,10 @@ package opencode
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
-	"os"
-	"os/exec"
-	"regexp"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/child"
 )
 
 // Options configure the OpenCode bridge.
@@ -52,64 +47,27 @@ const MinVersion = "1.18.33"
 // InstallHint says how to get an OpenCode the bridge can use.
 const InstallHint = "install it with `npm install -g opencode-ai@" + MinVersion + "` (or newer), or name the binary with --opencode-bin or $" + EnvBinary
 
-// ErrNotFound is returned by FindBinary when no opencode executable exists.
-var ErrNotFound = errors.New("the opencode CLI was not found")
+// ErrNotFound is wrapped by FindBinary's error when no opencode
+// executable exists. It is child.ErrNotFound, the same for every bridge.
+var ErrNotFound = child.ErrNotFound
+
+// program is the opencode executable as FindBinary and CheckVersion check
+// it: `opencode --version` says "1.18.33".
+var program = child.Program{
+	Name:        "opencode",
+	Called:      "the opencode CLI",
+	Title:       "an OpenCode",
+	EnvVar:      EnvBinary,
+	MinVersion:  MinVersion,
+	InstallHint: InstallHint,
+}
 
 // FindBinary resolves the opencode executable: flag (when not empty), else
 // $LOOKOUT_OPENCODE_BIN, else `opencode` on PATH.
-func FindBinary(flag string) (string, error) {
-	name := flag
-	if name == "" {
-		name = os.Getenv(EnvBinary)
-	}
-	if name == "" {
-		name = "opencode"
-	}
-	path, err := exec.LookPath(name)
-	if err != nil {
-		return "", fmt.Errorf("%w (%s): %s", ErrNotFound, name, InstallHint)
-	}
-	return path, nil
-}
+func FindBinary(flag string) (string, error) { return program.Find(flag) }
 
 // CheckVersion runs `opencode --version` and refuses a binary older than
 // MinVersion, or one that does not say its version.
 func CheckVersion(ctx context.Context, bin string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").Output()
-	if err != nil {
-		return "", fmt.Errorf("%s --version failed: %v; %s", bin, err, InstallHint)
-	}
-	v := parseVersion(string(out))
-	if v == "" {
-		return "", fmt.Errorf("%s --version said %q, not an OpenCode version; %s", bin, strings.TrimSpace(string(out)), InstallHint)
-	}
-	if compareVersions(v, MinVersion) < 0 {
-		return v, fmt.Errorf("opencode %s is too old: Lookout needs %s or newer; %s", v, MinVersion, InstallHint)
-	}
-	return v, nil
-}
-
-var versionRE = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)
-
-// parseVersion finds "X.Y.Z" in `opencode --version` output ("1.18.33").
-func parseVersion(out string) string {
-	return versionRE.FindString(out)
-}
-
-// compareVersions compares two "X.Y.Z" versions numerically.
-func compareVersions(a, b string) int {
-	pa, pb := versionRE.FindStringSubmatch(a), versionRE.FindStringSubmatch(b)
-	for i := 1; i <= 3; i++ {
-		x, _ := strconv.Atoi(pa[i])
-		y, _ := strconv.Atoi(pb[i])
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
+	return program.Check(ctx, bin)
 }

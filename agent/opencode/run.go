@@ -13,7 +13,7 @@ import (
 // session to go idle. Cancelling ctx aborts the OpenCode turn.
 func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error {
 	if len(s.sess.Value(stateTitle)) == 0 {
-		s.sess.SetState(map[string]any{stateTitle: titleFrom(t.Prompt())})
+		_ = s.sess.SetState(map[string]any{stateTitle: titleFrom(t.Prompt())})
 	}
 	ts := newTurnState(s, srv, t, ctx)
 	s.mu.Lock()
@@ -49,8 +49,8 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 			wait = 2 * time.Second // the server may be going away: let its stream say
 		}
 		select {
-		case err := <-ts.done: // the server went away
-			return err
+		case <-ts.outcome.Done(): // the server went away
+			return ts.outcome.Err()
 		case <-time.After(wait):
 		}
 		if ctx.Err() != nil {
@@ -61,7 +61,8 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 
 	s.a.log.Debug("opencode prompt sent", "session", s.sess.ID(), "opencode", id)
 	select {
-	case err := <-ts.done:
+	case <-ts.outcome.Done():
+		err := ts.outcome.Err()
 		s.a.log.Debug("opencode turn ended", "session", s.sess.ID(), "err", err)
 		if err == nil {
 			ts.showPatches(srv, id, dir)
@@ -74,9 +75,7 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 	if err := srv.c.do(ictx, "POST", "/session/"+id+"/abort", dir, nil, nil); err != nil {
 		s.a.log.Warn("opencode abort failed", "session", s.sess.ID(), "err", err)
 	}
-	select {
-	case <-ts.done:
-	case <-ictx.Done():
+	if !ts.outcome.EndsBefore(ictx) {
 		s.a.log.Warn("opencode did not end an aborted turn in time", "session", s.sess.ID())
 	}
 	return ctx.Err()
@@ -118,6 +117,6 @@ func (ts *turnState) showPatches(srv *server, id, dir string) {
 		}
 	}
 	if changes := patchChanges(keep, nil); len(changes) > 0 {
-		ts.t.RecordItem(model.KindFileChange, model.StatusCompleted, map[string]any{"changes": changes})
+		_, _ = ts.t.RecordItem(model.KindFileChange, model.StatusCompleted, map[string]any{"changes": changes})
 	}
 }

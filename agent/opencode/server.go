@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/child"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -83,7 +84,7 @@ func (srv *server) where() string {
 
 func (srv *server) note() string {
 	if srv.p != nil {
-		return srv.p.stderrNote()
+		return srv.p.StderrNote()
 	}
 	return ""
 }
@@ -131,10 +132,10 @@ func (srv *server) malformed(data []byte, err error) {
 	if err == nil {
 		err = fmt.Errorf("an event without a type")
 	}
-	srv.a.log.Warn("malformed opencode event", "err", err, "data", cut(string(data), 300))
+	srv.a.log.Warn("malformed opencode event", "err", err, "data", child.Cut(string(data), 300))
 	for _, ts := range srv.a.activeTurns(srv) {
-		ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
-			Message: fmt.Sprintf("OpenCode sent an event Lookout could not read (%v): %s", err, cut(string(data), 300))})
+		_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
+			Message: fmt.Sprintf("OpenCode sent an event Lookout could not read (%v): %s", err, child.Cut(string(data), 300))})
 	}
 }
 
@@ -155,7 +156,7 @@ func (srv *server) end(err error) {
 		srv.reason = "the bridge shut it down"
 	case srv.p != nil:
 		select {
-		case <-srv.p.exited:
+		case <-srv.p.Exited():
 			srv.reason = srv.p.exitReason()
 		case <-time.After(time.Second):
 			// Still running, but of no use without its events.
@@ -166,7 +167,7 @@ func (srv *server) end(err error) {
 	}
 	close(srv.dead)
 	if srv.p != nil {
-		go srv.p.kill() // reap it, and any helpers left in its group
+		go srv.p.Kill() // reap it, and any helpers left in its group
 	}
 	srv.a.serverEnded(srv)
 }
@@ -178,7 +179,7 @@ func (srv *server) shutdown() {
 		srv.cancel()
 	}
 	if srv.p != nil {
-		srv.p.stop(time.Second)
+		srv.p.Stop(time.Second)
 	}
 }
 

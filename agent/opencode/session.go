@@ -120,7 +120,7 @@ func (s *session) open(ctx context.Context, t *host.Turn, srv *server) error {
 		if err != nil || info.ID == "" {
 			// Gone (another HOME, a deleted database): say so, and carry on
 			// in a new session rather than refuse every turn.
-			t.Warning(model.Warning{RequestKind: "agent", Code: "sessionNotResumed",
+			_ = t.Warning(model.Warning{RequestKind: "agent", Code: "sessionNotResumed",
 				Message: fmt.Sprintf("OpenCode has no session %s (%v); this turn starts a new OpenCode session without the earlier context", id, err)})
 			info.ID = ""
 		}
@@ -180,7 +180,7 @@ func (s *session) handle(srv *server, ev event) {
 				Type string `json:"type"`
 			} `json:"status"`
 		}
-		json.Unmarshal(ev.Properties, &p)
+		_ = json.Unmarshal(ev.Properties, &p)
 		s.mu.Lock()
 		s.settleLocked(ev.Type == "session.status" && p.Status.Type != "idle")
 		s.mu.Unlock()
@@ -218,7 +218,7 @@ func (s *session) handle(srv *server, ev event) {
 				if ev.Type == "permission.asked" {
 					go s.reply(p.ID, "reject")
 				} else {
-					go s.post("/question/"+p.ID+"/reject", nil)
+					go s.rejectQuestion(p.ID)
 				}
 			}
 			return
@@ -284,7 +284,7 @@ func (s *session) loadUsageLocked() {
 		s.usage.Input, s.usage.Cached, s.usage.Output = m["inputTokens"], m["cachedInputTokens"], m["outputTokens"]
 		s.usage.Reasoning, s.usage.Context, s.usage.Window = m["reasoningOutputTokens"], m["contextTokens"], m["contextWindow"]
 	}
-	json.Unmarshal(s.sess.Value(stateCost), &s.cost)
+	_ = json.Unmarshal(s.sess.Value(stateCost), &s.cost)
 }
 
 func (s *session) setUsage(u map[string]any, cost float64) {
@@ -296,13 +296,13 @@ func (s *session) setUsage(u map[string]any, cost float64) {
 		values[stateCost] = cost
 	}
 	if len(values) > 0 {
-		s.sess.SetState(values)
+		_ = s.sess.SetState(values)
 	}
 }
 
 func (s *session) setIfChanged(name, value string) {
 	if jsonString(s.sess.Value(name)) != value {
-		s.sess.SetState(map[string]any{name: value})
+		_ = s.sess.SetState(map[string]any{name: value})
 	}
 }
 
@@ -311,6 +311,13 @@ func (s *session) setIfChanged(name, value string) {
 func (s *session) reply(permissionID, reply string) {
 	if err := s.post("/permission/"+permissionID+"/reply", map[string]any{"reply": reply}); err != nil {
 		s.a.log.Warn("opencode permission reply failed", "session", s.sess.ID(), "permission", permissionID, "err", err)
+	}
+}
+
+// rejectQuestion declines a question OpenCode's question tool asks.
+func (s *session) rejectQuestion(questionID string) {
+	if err := s.post("/question/"+questionID+"/reject", nil); err != nil {
+		s.a.log.Warn("opencode question reject failed", "session", s.sess.ID(), "question", questionID, "err", err)
 	}
 }
 

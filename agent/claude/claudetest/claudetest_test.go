@@ -51,7 +51,7 @@ func startClaude(t *testing.T, env []string, dir string, args ...string) *claude
 				c.lines <- m
 			}
 		}
-		cmd.Wait()
+		_ = cmd.Wait() // how it ended: the test's own assertions say
 	}()
 	c.send(map[string]any{"type": "control_request", "request_id": "init", "request": map[string]any{"subtype": "initialize"}})
 	c.until(func(m map[string]any) bool { return m["type"] == "control_response" })

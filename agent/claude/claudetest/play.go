@@ -63,7 +63,7 @@ func nextStep(req Request, p play) (step, bool) {
 	var in struct {
 		FilePath string `json:"file_path"`
 	}
-	json.Unmarshal(p.tool.Input, &in)
+	_ = json.Unmarshal(p.tool.Input, &in)
 	return step{name: "Edit", input: map[string]any{"file_path": in.FilePath, "old_string": EditOld, "new_string": EditNew}}, true
 }
 

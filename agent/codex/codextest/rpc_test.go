@@ -34,7 +34,6 @@ type msg struct {
 }
 
 func (m msg) isServerRequest() bool { return m.Method != "" && len(m.ID) > 0 }
-func (m msg) isNotification() bool  { return m.Method != "" && len(m.ID) == 0 }
 
 // param decodes the params into a map for quick assertions.
 func (m msg) param() map[string]any {

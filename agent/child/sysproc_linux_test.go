@@ -1,4 +1,4 @@
-package opencode
+package child
 
 import (
 	"os"
@@ -14,7 +14,10 @@ func TestChildGroupsFindsCommandsInSessionsOfTheirOwn(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	defer func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait() // killed: its error says so
+	}()
 	if g := childGroups(os.Getpid()); !slices.Contains(g, cmd.Process.Pid) {
 		t.Errorf("childGroups = %v, want it to hold %d", g, cmd.Process.Pid)
 	}

@@ -1,0 +1,181 @@
+package claude
+
+import (
+	"encoding/json"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+// usage is the token usage of one model response.
+type usage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+}
+
+// streamEvent is a raw Anthropic streaming event Claude Code passes on.
+type streamEvent struct {
+	Type    string `json:"type"`
+	Index   int    `json:"index"`
+	Message struct {
+		ID    string `json:"id"`
+		Model string `json:"model"`
+		Usage usage  `json:"usage"`
+	} `json:"message"`
+	ContentBlock contentBlock `json:"content_block"`
+	Delta        struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		Thinking    string `json:"thinking"`
+		PartialJSON string `json:"partial_json"`
+	} `json:"delta"`
+	Usage usage `json:"usage"`
+}
+
+// contentBlock is a content block of an assistant message.
+type contentBlock struct {
+	Type     string          `json:"type"`
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Text     string          `json:"text"`
+	Thinking string          `json:"thinking"`
+	Input    json.RawMessage `json:"input"`
+}
+
+func isToolBlock(typ string) bool {
+	return typ == "tool_use" || typ == "server_tool_use" || typ == "mcp_tool_use"
+}
+
+// streamEvent folds one streaming event: blocks open items, deltas stream
+// into them.
+func (ts *turnState) streamEvent(raw json.RawMessage) error {
+	var ev streamEvent
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		return err
+	}
+	switch ev.Type {
+	case "message_start":
+		ts.msgID = ev.Message.ID
+		u := ev.Message.Usage
+		ts.msgInput = u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens
+		ts.s.setContextTokens(ts.msgInput + u.OutputTokens)
+		ts.s.setModel(ev.Message.Model)
+	case "message_delta":
+		ts.s.setContextTokens(ts.msgInput + ev.Usage.OutputTokens)
+	case "content_block_start":
+		return ts.blockStart(blockKey{ts.msgID, ev.Index}, ev.ContentBlock)
+	case "content_block_delta":
+		oi := ts.blocks[blockKey{ts.msgID, ev.Index}]
+		if oi == nil {
+			return nil // a block the bridge does not show
+		}
+		switch ev.Delta.Type {
+		case "text_delta":
+			return ts.t.Delta(oi.id, "text", ev.Delta.Text)
+		case "thinking_delta":
+			return ts.t.Delta(oi.id, "summary.0", ev.Delta.Thinking)
+		case "input_json_delta":
+			oi.input.WriteString(ev.Delta.PartialJSON)
+			if oi.kind == model.KindToolCall && oi.status == model.StatusInputStreaming {
+				oi.streamedInput = true
+				return ts.t.Delta(oi.id, "inputText", ev.Delta.PartialJSON)
+			}
+		}
+	case "content_block_stop":
+		key := blockKey{ts.msgID, ev.Index}
+		oi := ts.blocks[key]
+		if oi == nil {
+			return nil
+		}
+		delete(ts.blocks, key)
+		if oi.toolID != "" {
+			if !oi.inputDone && oi.input.Len() > 0 {
+				return ts.inputDone(oi, json.RawMessage(oi.input.String()))
+			}
+			return nil
+		}
+		// Claude Code's assistant message normally completed it already.
+		return ts.t.CompleteItem(oi.id, model.StatusCompleted, nil)
+	}
+	return nil
+}
+
+// blockStart opens the item of a streamed content block.
+func (ts *turnState) blockStart(key blockKey, b contentBlock) error {
+	var kind string
+	fields := map[string]any{}
+	switch {
+	case b.Type == "text":
+		kind, fields["text"] = model.KindAgentMessage, b.Text
+	case b.Type == "thinking" || b.Type == "redacted_thinking":
+		kind, fields["summary"] = model.KindReasoning, []string{}
+		if b.Thinking != "" {
+			fields["summary"] = []string{b.Thinking}
+		}
+	case isToolBlock(b.Type):
+		if ts.tools[b.ID] != nil {
+			return nil // a repeat
+		}
+		oi, err := ts.openTool(b.Name, b.ID, nil)
+		if err != nil {
+			return err
+		}
+		oi.block, oi.key = b.Type, key
+		ts.blocks[key] = oi
+		return nil
+	default:
+		return nil // server tool results and other blocks: not shown
+	}
+	id, err := ts.t.StartItem(kind, model.StatusInProgress, fields)
+	if err != nil {
+		return err
+	}
+	ts.blocks[key] = &openItem{id: id, kind: kind, status: model.StatusInProgress, block: b.Type, key: key}
+	return nil
+}
+
+// openTool opens the item of a tool call: streaming its input when input
+// is nil, else with it.
+func (ts *turnState) openTool(name, toolID string, input json.RawMessage) (*openItem, error) {
+	plan := planTool(name, input, readFile)
+	id, err := ts.t.StartItem(plan.Kind, plan.Status, plan.Fields)
+	if err != nil {
+		return nil, err
+	}
+	oi := &openItem{id: id, kind: plan.Kind, status: plan.Status, block: "tool_use", tool: name, toolID: toolID, inputDone: input != nil}
+	if input != nil && plan.Kind == model.KindFileChange {
+		oi.proposed, _ = plan.Fields["changes"].([]any)
+	}
+	ts.tools[toolID] = oi
+	return oi, nil
+}
+
+// inputDone shows a tool's whole input: a toolCall moves to ready with
+// it, a file edit shows the change it proposes.
+func (ts *turnState) inputDone(oi *openItem, input json.RawMessage) error {
+	if oi.inputDone {
+		return nil
+	}
+	oi.inputDone = true
+	plan := planTool(oi.tool, input, readFile)
+	if oi.kind == model.KindFileChange {
+		oi.proposed, _ = plan.Fields["changes"].([]any)
+		return ts.t.UpdateItem(oi.id, "", map[string]any{"changes": plan.Fields["changes"]})
+	}
+	fields := map[string]any{"input": plan.Fields["input"]}
+	if !oi.streamedInput {
+		fields["inputText"] = plan.Fields["inputText"]
+	}
+	status := ""
+	if oi.status == model.StatusInputStreaming {
+		status = model.StatusReady
+	}
+	if err := ts.t.UpdateItem(oi.id, status, fields); err != nil {
+		return err
+	}
+	if status != "" {
+		oi.status = status
+	}
+	return nil
+}
