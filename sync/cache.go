@@ -160,8 +160,7 @@ func writeAtomic(path string, data []byte) error {
 type cacheState struct {
 	dirty   bool
 	writing bool
-	tick    *time.Timer
-	tickC   <-chan time.Time
+	tick    alarm // the next write
 	doneC   chan error
 	// boundNoted: the range passed the byte bound and the log said so.
 	boundNoted bool
@@ -235,13 +234,8 @@ func (l *loopState) cacheDirty() {
 		return
 	}
 	l.cache.dirty = true
-	if !l.cache.writing && l.cache.tickC == nil {
-		if l.cache.tick == nil {
-			l.cache.tick = time.NewTimer(cacheEvery)
-		} else {
-			l.cache.tick.Reset(cacheEvery)
-		}
-		l.cache.tickC = l.cache.tick.C
+	if !l.cache.writing && !l.cache.tick.armed() {
+		l.cache.tick.arm(cacheEvery)
 	}
 }
 

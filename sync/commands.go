@@ -10,7 +10,7 @@ import (
 // ready reports whether commands may be sent now: connected, subscribed,
 // and the pending family reconciled on this connection.
 func (l *loopState) ready() bool {
-	return l.link != nil && l.link.subscribed && l.link.reconciled
+	return l.link != nil && l.link.phase.subscribed() && l.link.reconciled()
 }
 
 func (l *loopState) submit(commandID, text string) {
@@ -107,23 +107,11 @@ func (l *loopState) armRetry() {
 			next = cs.retryAt
 		}
 	}
-	if l.retryT != nil {
-		l.retryT.Stop()
-	}
 	if next.IsZero() {
-		l.retryC = nil
+		l.retry.stop()
 		return
 	}
-	d := time.Until(next)
-	if d < 0 {
-		d = 0
-	}
-	if l.retryT == nil {
-		l.retryT = time.NewTimer(d)
-	} else {
-		l.retryT.Reset(d)
-	}
-	l.retryC = l.retryT.C
+	l.retry.arm(max(time.Until(next), 0))
 }
 
 func (l *loopState) retryDue() {

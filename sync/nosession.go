@@ -26,3 +26,11 @@ func (l *loopState) giveBackAll(why string) {
 func (l *loopState) sessionGone() bool {
 	return finalRefusal(l.refusalReason) && l.refusal != "" && l.link == nil && l.dialCh == nil
 }
+
+// sessionMissing ends the link with the final refusal why (the host does
+// not know the session, or has none): every pending prompt gives its text
+// back first.
+func (l *loopState) sessionMissing(why string) {
+	l.giveBackAll(why)
+	l.dropLink(&connError{Persistent: true, Reason: ReasonNoSession, Msg: why})
+}
