@@ -2,7 +2,6 @@ package sync
 
 import (
 	"encoding/json"
-	"strconv"
 
 	"github.com/lookout-sh/lookout/model"
 )
@@ -29,73 +28,56 @@ type subscribeResult struct {
 	Snapshot *model.Snapshot `json:"snapshot"`
 }
 
+// onSubscribed carries out planSubscribe.
 func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
-	if rerr != nil {
-		if rerr.Code == model.CodeUnknownSession {
-			if l.durability == "ephemeral" {
-				// The ephemeral host lost the session: no terminal will
-				// ever come for what was open.
-				if l.st.MarkTerminalUnknown() > 0 {
-					l.dirty = true
-				}
-			}
-			l.sessionMissing("the host does not know session " + l.sessionID)
-			return
-		}
-		l.dropLink(&connError{Msg: "session/subscribe failed: " + rerr.Message})
-		return
-	}
-	var r subscribeResult
-	if err := json.Unmarshal(res, &r); err != nil || r.Epoch == "" {
-		l.refuse("malformed session/subscribe result")
-		return
-	}
-	_, headSeq, _ := model.ParseCursor(r.Head)
-	switch r.Delivery {
+	p := planSubscribe(res, rerr, l.held(), l.durability, l.o.Replay)
+	switch p.Delivery {
 	case "snapshot":
 		l.c.stats.snapshots.Add(1)
-		if l.o.Replay {
-			if !(l.authority && r.Epoch == l.st.Epoch) {
-				l.replaceEmpty(r.Epoch)
-			}
-			l.startCatchUp()
-			return
-		}
-		if r.Snapshot == nil {
-			l.refuse("snapshot delivery without a snapshot")
-			return
-		}
-		old := l.st.Epoch
-		_, err := l.st.LoadSnapshot(l.sessionID, r.Epoch, *r.Snapshot)
-		if err != nil {
-			l.addError(err.Error())
-			l.refuse("the host sent a snapshot this client cannot load: " + err.Error())
-			return
-		}
-		l.takeDiagnostics()
-		if old != "" && old != r.Epoch {
-			l.log.Info("epoch changed; state replaced", "old", old, "new", r.Epoch)
-		}
-		l.gen++
-		l.authority = true
-		l.painted = false
-		l.dirty = true
-		l.cacheDirty()
-		l.caughtUp()
 	case "suffix":
 		l.c.stats.suffixes.Add(1)
-		if r.Epoch != l.st.Epoch {
-			l.resync("suffix delivery from another epoch")
-			return
+	}
+	switch p.Next {
+	case subscribeMissing:
+		if p.MarkTerminalUnknown && l.st.MarkTerminalUnknown() > 0 {
+			l.dirty = true
 		}
-		if l.st.Cursor >= headSeq {
-			l.caughtUp()
-			return
+		l.sessionMissing(p.Why)
+	case subscribeDrop:
+		l.dropLink(&connError{Persistent: p.Persistent, Msg: p.Why})
+	case subscribeResync:
+		l.resync(p.Why)
+	case subscribeLoad:
+		l.loadSnapshot(p.Epoch, *p.Snapshot)
+	case subscribeCatchUp:
+		if p.ReplaceEmpty {
+			l.replaceEmpty(p.Epoch)
 		}
 		l.startCatchUp()
-	default:
-		l.refuse("unknown subscribe delivery " + strconv.Quote(r.Delivery))
+	case subscribeLive:
+		l.caughtUp()
 	}
+}
+
+// loadSnapshot replaces the state by a subscribe answer's snapshot: a
+// completed catch-up. One the fold cannot load is a refusal.
+func (l *loopState) loadSnapshot(epoch string, snap model.Snapshot) {
+	old := l.st.Epoch
+	if _, err := l.st.LoadSnapshot(l.sessionID, epoch, snap); err != nil {
+		l.addError(err.Error())
+		l.refuse("the host sent a snapshot this client cannot load: " + err.Error())
+		return
+	}
+	l.takeDiagnostics()
+	if old != "" && old != epoch {
+		l.log.Info("epoch changed; state replaced", "old", old, "new", epoch)
+	}
+	l.gen++
+	l.authority = true
+	l.painted = false
+	l.dirty = true
+	l.cacheDirty()
+	l.caughtUp()
 }
 
 // replaceEmpty replaces the state by an empty one in epoch, keeping the
@@ -133,62 +115,34 @@ func (l *loopState) requestAfter() {
 	}, func(res json.RawMessage, rerr *model.RPCError) { l.onAfterPage(req, res, rerr) })
 }
 
+// onAfterPage carries out planAfterPage.
 func (l *loopState) onAfterPage(req pageRequest, res json.RawMessage, rerr *model.RPCError) {
 	lk := l.link
 	lk.after = nil
 	lk.watchdog.stop()
-	if rerr != nil {
-		if rerr.Code == model.CodeStaleCursor {
-			l.resync("the host no longer holds this cursor (-32020)")
-			return
-		}
-		l.dropLink(&connError{Msg: "view/page after failed: " + rerr.Message})
-		return
+	p := planAfterPage(req, res, rerr, l.held(), lk.phase == linkCatchingUp)
+	if p.Accepted {
+		l.c.stats.afterPages.Add(1)
 	}
-	var r model.Page
-	if err := json.Unmarshal(res, &r); err != nil {
-		l.refuse("malformed view/page result: " + err.Error())
-		return
-	}
-	switch acceptAfterPage(req, r.Epoch, l.st.Epoch, l.gen, l.st.DurableCursor) {
-	case pageStale:
-		if lk.phase == linkCatchingUp {
-			l.requestAfter()
+	for _, step := range p.Steps {
+		if step.Note != "" {
+			l.addError(step.Note)
 		}
-		return
-	case pageEpoch:
-		l.resync("the host's epoch changed during catch-up")
-		return
-	}
-	l.c.stats.afterPages.Add(1)
-	for _, el := range r.Events {
-		ev, err := model.DecodeNotification(el.Method, el.Params)
-		if err != nil {
-			l.addError("page element: " + err.Error())
-			if ev == nil {
-				continue
-			}
-		}
-		switch gateEvent(ev, l.st.Cursor, l.st.DurableCursor) {
-		case drop:
-		case apply:
-			l.apply(ev)
-		case gap:
-			l.addError("view/page after is not contiguous at seq " + strconv.FormatInt(ev.Seq, 10))
-			l.resync("a page did not continue the held range")
-			return
+		if step.Fold != nil {
+			l.apply(step.Fold)
 		}
 	}
-	_, endSeq, _ := model.ParseCursor(r.EndCursor)
-	if r.HasNewer {
-		if len(r.Events) == 0 {
-			l.refuse("view/page says hasNewer but sent no events")
-			return
-		}
+	switch p.Next {
+	case afterAgain:
 		l.requestAfter()
-		return
+	case afterDrain:
+		l.drain(p.HeadSeq)
+	case afterResync:
+		l.resync(p.Why)
+	case afterDrop:
+		l.dropLink(&connError{Persistent: p.Persistent, Msg: p.Why})
+	case afterNothing:
 	}
-	l.drain(endSeq)
 }
 
 // drain ends a catch-up that reached the head (headSeq): live events join

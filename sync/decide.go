@@ -208,6 +208,8 @@ type freshInputs struct {
 	// Refusal is the message of a persistent refusal (401/403, unknown
 	// session, a broken protocol peer); "" when there is none.
 	Refusal string
+	// RefusalReason classifies Refusal (a Reason* constant).
+	RefusalReason string
 	// UserRetry: a retry the user pressed is in flight.
 	UserRetry bool
 	// Connected: a socket is open (it may still be initializing).
@@ -218,6 +220,8 @@ type freshInputs struct {
 	EverConnected bool
 	// LastErr is the last connection error (reconnecting).
 	LastErr string
+	// LastReason classifies LastErr (a Reason* constant).
+	LastReason string
 	// NextAttempt is when the next connection attempt is due (zero: now).
 	NextAttempt time.Time
 	// Attempt counts consecutive failed attempts.
@@ -230,17 +234,19 @@ type freshInputs struct {
 // as connecting. A user retry without a refusal (while reconnecting or
 // updating) changes nothing but what it makes true: the attempt is under
 // way now (reconnecting with no next attempt time). Socket connectivity
-// alone never yields live: only a completed catch-up does.
+// alone never yields live: only a completed catch-up does. The reason
+// classifies the error shown: the refusal's, or the last error's while
+// reconnecting.
 func decideFreshness(in freshInputs) Freshness {
 	switch {
 	case in.UserRetry && in.Refusal != "":
-		return Freshness{State: Retrying, Attempt: in.Attempt, Err: in.Refusal}
+		return Freshness{State: Retrying, Attempt: in.Attempt, Err: in.Refusal, Reason: in.RefusalReason}
 	case in.Refusal != "":
-		return Freshness{State: Error, Err: in.Refusal, NextAttempt: in.NextAttempt, Attempt: in.Attempt}
+		return Freshness{State: Error, Err: in.Refusal, Reason: in.RefusalReason, NextAttempt: in.NextAttempt, Attempt: in.Attempt}
 	case !in.Connected && !in.EverConnected && in.LastErr == "":
 		return Freshness{State: Connecting}
 	case !in.Connected:
-		return Freshness{State: Reconnecting, NextAttempt: in.NextAttempt, Attempt: in.Attempt, Err: in.LastErr}
+		return Freshness{State: Reconnecting, NextAttempt: in.NextAttempt, Attempt: in.Attempt, Err: in.LastErr, Reason: in.LastReason}
 	case !in.CaughtUp:
 		return Freshness{State: Updating}
 	}

@@ -27,50 +27,36 @@ func (l *loopState) loadOlder() {
 	}, func(res json.RawMessage, rerr *model.RPCError) { l.onBeforePage(req, res, rerr) })
 }
 
+// onBeforePage carries out planBeforePage.
 func (l *loopState) onBeforePage(req pageRequest, res json.RawMessage, rerr *model.RPCError) {
 	if l.older != nil && *l.older == req {
 		l.older = nil
 	}
 	l.dirty = true
-	if rerr != nil {
-		if rerr.Code == model.CodeStaleCursor {
-			l.resync("history page refused as stale (-32020)")
-			return
-		}
-		l.addError("view/page before failed: " + rerr.Message)
-		return
-	}
-	var r model.Page
-	if err := json.Unmarshal(res, &r); err != nil {
-		l.addError("malformed view/page before result: " + err.Error())
-		return
-	}
 	start := model.FormatCursor(l.sessionID, l.st.OldestPosition())
-	switch acceptBeforePage(req, r.Epoch, l.st.Epoch, l.gen, start) {
-	case pageStale:
+	p := planBeforePage(req, res, rerr, l.held(), start)
+	switch p.Next {
+	case beforeResync:
+		l.resync(p.Why)
+		return
+	case beforeFailed:
+		l.addError(p.Why)
+		return
+	case beforeStale:
 		l.c.stats.staleBefore.Add(1)
 		l.log.Debug("stale before page discarded", "asked", req.Cursor, "start", start)
 		return
-	case pageEpoch:
-		l.resync("the host's epoch changed")
-		return
 	}
-	evs := make([]*model.Event, 0, len(r.Events))
-	for _, el := range r.Events {
-		ev, err := model.DecodeNotification(el.Method, el.Params)
-		if err != nil {
-			l.addError("history element: " + err.Error())
-			continue
-		}
-		evs = append(evs, ev)
+	for _, note := range p.Notes {
+		l.addError(note)
 	}
-	if err := l.st.ApplyOlder(evs, r.HasOlder); err != nil {
+	if err := l.st.ApplyOlder(p.Events, p.HasOlder); err != nil {
 		l.addError(err.Error())
 		return
 	}
 	l.takeDiagnostics()
 	if l.o.OnEvent != nil {
-		for _, ev := range evs {
+		for _, ev := range p.Events {
 			l.o.OnEvent(ev)
 		}
 	}

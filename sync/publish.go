@@ -47,26 +47,19 @@ func (l *loopState) takeRetirements() {
 func (l *loopState) freshness() Freshness {
 	in := freshInputs{
 		Refusal:       l.refusal,
+		RefusalReason: l.refusalReason,
 		UserRetry:     l.userRetry,
 		Connected:     l.link != nil,
 		CaughtUp:      l.link != nil && l.link.phase == linkLive,
 		EverConnected: l.everConn,
 		LastErr:       l.lastErr,
+		LastReason:    l.lastReason,
 		Attempt:       l.bo.Attempt(),
 	}
 	if l.attempt.armed() {
 		in.NextAttempt = l.nextAt
 	}
-	f := decideFreshness(in)
-	switch f.State {
-	case Error, Retrying:
-		if f.Err != "" {
-			f.Reason = l.refusalReason
-		}
-	case Reconnecting:
-		f.Reason = l.lastReason
-	}
-	return f
+	return decideFreshness(in)
 }
 
 func (l *loopState) publish() {
