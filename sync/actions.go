@@ -24,7 +24,7 @@ func (l *loopState) focus() {
 	if lk.probe.armed() {
 		return
 	}
-	lk.probe.arm(probeTimeout)
+	lk.probe.arm(l.clock, probeTimeout)
 	l.call("session/list", struct{}{}, func(json.RawMessage, *model.RPCError) {
 		// Any answer proves the socket alive.
 		lk.probe.stop()

@@ -6,19 +6,19 @@ import "time"
 // is not armed, so a select on it never fires; the loop calls fired when
 // it receives from C. The zero alarm is unarmed.
 type alarm struct {
-	timer *time.Timer
+	timer clockTimer
 	C     <-chan time.Time
 }
 
-// arm (re)starts the alarm to ring after d.
-func (a *alarm) arm(d time.Duration) {
+// arm (re)starts the alarm to ring after d on clk.
+func (a *alarm) arm(clk clock, d time.Duration) {
 	if a.timer == nil {
-		a.timer = time.NewTimer(d)
+		a.timer = clk.NewTimer(d)
 	} else {
 		a.timer.Stop()
 		a.timer.Reset(d)
 	}
-	a.C = a.timer.C
+	a.C = a.timer.Chan()
 }
 
 // stop disarms the alarm.

@@ -235,7 +235,7 @@ func (l *loopState) cacheDirty() {
 	}
 	l.cache.dirty = true
 	if !l.cache.writing && !l.cache.tick.armed() {
-		l.cache.tick.arm(cacheEvery)
+		l.cache.tick.arm(l.clock, cacheEvery)
 	}
 }
 
@@ -265,7 +265,7 @@ func (l *loopState) replicaOf() ([]byte, error) {
 	// approvals, session values) is checked on the encoded file.
 	snap, cut := l.st.SnapshotWithin(limit, max(l.o.CacheBytes-l.o.CacheBytes/16, 1))
 	h := replicaHeader{Host: l.c.url, SessionID: l.sessionID, Epoch: l.st.Epoch,
-		Authority: lossless && !cut, SavedAt: l.o.Now().UTC().Format(time.RFC3339)}
+		Authority: lossless && !cut, SavedAt: l.clock.Now().UTC().Format(time.RFC3339)}
 	if cut {
 		h.Bounded = fmt.Sprintf("the held range passes the cache bound of %d bytes: the newest %d of %d items are stored, display-only", l.o.CacheBytes, len(snap.Items), len(items))
 		if !l.cache.boundNoted {

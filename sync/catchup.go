@@ -108,7 +108,7 @@ func (l *loopState) requestAfter() {
 	seq := l.st.DurableCursor
 	req := pageRequest{Epoch: l.st.Epoch, Cursor: model.FormatCursor(l.sessionID, seq), CursorSeq: seq, Gen: l.gen}
 	lk.after = &req
-	lk.watchdog.arm(pageWatchdog)
+	lk.watchdog.arm(l.clock, pageWatchdog)
 	l.call("view/page", map[string]any{
 		"sessionId": l.sessionID, "epoch": req.Epoch, "direction": "after",
 		"cursor": req.Cursor, "limit": l.o.PageLimit,
@@ -190,7 +190,7 @@ func (l *loopState) caughtUp() {
 	lk.phase = linkLive
 	first := !lk.reconciled()
 	if first {
-		lk.liveAt = l.o.Now()
+		lk.liveAt = l.clock.Now()
 	}
 	l.refusal, l.lastErr, l.userRetry = "", "", false
 	l.refusalReason, l.lastReason = "", ""

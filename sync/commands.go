@@ -14,7 +14,7 @@ func (l *loopState) ready() bool {
 }
 
 func (l *loopState) submit(commandID, text string) {
-	l.st.Submit(commandID, text, l.o.Now().UnixMilli())
+	l.st.Submit(commandID, text, l.clock.Now().UnixMilli())
 	l.dirty = true
 	if l.sessionGone() {
 		l.st.Retire(commandID, model.RetiredGaveUp, "not sent: "+l.refusal)
@@ -95,7 +95,7 @@ func (l *loopState) scheduleSubmitRetry(cid string, cs *cmdState, why string) {
 		return
 	}
 	l.st.SetPendingStatus(cid, model.PendingRetrying)
-	cs.retryAt = time.Now().Add(l.scaled(backoffDelay(cs.attempts - 1)))
+	cs.retryAt = l.clock.Now().Add(l.scaled(backoffDelay(cs.attempts - 1)))
 	l.armRetry()
 }
 
@@ -111,11 +111,11 @@ func (l *loopState) armRetry() {
 		l.retry.stop()
 		return
 	}
-	l.retry.arm(max(time.Until(next), 0))
+	l.retry.arm(l.clock, max(next.Sub(l.clock.Now()), 0))
 }
 
 func (l *loopState) retryDue() {
-	now := time.Now()
+	now := l.clock.Now()
 	for cid, cs := range l.cmds {
 		if cs.retryAt.IsZero() || cs.retryAt.After(now) || cs.inflight {
 			continue

@@ -15,7 +15,7 @@ import (
 // link is one live connection and what is in flight on it.
 type link struct {
 	id     uint64
-	ws     *wsConn
+	conn   conn
 	nextID int64
 	calls  map[int64]callback
 
@@ -66,10 +66,13 @@ func (l *loopState) startDial() {
 	l.nextAt = time.Time{}
 	ch := make(chan dialResult, 1)
 	l.dialCh = ch
-	ctx, cred, tlsConf, silence := l.ctx, l.c.cred, l.c.tls, l.deadAfter
+	ctx, dial := l.ctx, l.dial
+	if dial == nil {
+		dial = wsDial(l.c.cred, l.c.tls, l.deadAfter)
+	}
 	go func() {
-		ws, err := dialWS(ctx, cred, tlsConf, silence)
-		ch <- dialResult{ws, err}
+		c, err := dial(ctx)
+		ch <- dialResult{c, err}
 	}()
 	l.dirty = true
 }
@@ -80,7 +83,7 @@ func (l *loopState) onDialed(r dialResult) {
 		return
 	}
 	l.linkSeq++
-	l.link = &link{id: l.linkSeq, ws: r.ws, calls: map[int64]callback{}}
+	l.link = &link{id: l.linkSeq, conn: r.conn, calls: map[int64]callback{}}
 	l.dirty = true
 	l.call("initialize", map[string]any{
 		"clientInfo":   map[string]string{"name": l.o.ClientName, "version": clientVersion},
@@ -162,7 +165,7 @@ func (l *loopState) call(method string, params any, cb callback) {
 	}
 	lk.nextID++
 	lk.calls[lk.nextID] = cb
-	lk.ws.Send(encodeRequest(lk.nextID, method, params))
+	lk.conn.Send(encodeRequest(lk.nextID, method, params))
 }
 
 // refuse ends the link with a persistent refusal (the host broke the
@@ -190,7 +193,7 @@ func (l *loopState) endLink(err error) time.Duration {
 	}
 	var liveFor time.Duration
 	if lk.reconciled() {
-		liveFor = max(l.o.Now().Sub(lk.liveAt), time.Nanosecond)
+		liveFor = max(l.clock.Now().Sub(lk.liveAt), time.Nanosecond)
 	}
 	l.closeLink()
 	for _, cs := range l.cmds {
@@ -210,7 +213,7 @@ func (l *loopState) endLink(err error) time.Duration {
 // waits on the link that it ended.
 func (l *loopState) closeLink() {
 	lk := l.link
-	lk.ws.Close()
+	lk.conn.Close()
 	lk.watchdog.stop()
 	lk.probe.stop()
 	l.link = nil
@@ -221,8 +224,8 @@ func (l *loopState) closeLink() {
 
 func (l *loopState) lostError() error {
 	msg := "connection lost"
-	if l.link != nil && l.link.ws.err != nil {
-		msg += ": " + l.link.ws.err.Error()
+	if l.link != nil && l.link.conn.Err() != nil {
+		msg += ": " + l.link.conn.Err().Error()
 	}
 	return &connError{Msg: msg}
 }
@@ -253,7 +256,7 @@ func (l *loopState) connFailed(err error, immediate bool, liveFor time.Duration)
 		return
 	}
 	d := l.scaled(l.bo.Drop(immediate, liveFor, l.scaled(healthyAfter)))
-	l.nextAt = l.o.Now().Add(d)
-	l.attempt.arm(d)
+	l.nextAt = l.clock.Now().Add(d)
+	l.attempt.arm(l.clock, d)
 	l.dirty = true
 }

@@ -45,8 +45,8 @@ type cmdState struct {
 }
 
 type dialResult struct {
-	ws  *wsConn
-	err error
+	conn conn
+	err  error
 }
 
 // loopState is everything the Run goroutine owns.
@@ -54,6 +54,9 @@ type loopState struct {
 	c   *Client
 	o   Options
 	log *slog.Logger
+
+	clock clock    // the one clock: Options.Now and the runtime's timers
+	dial  dialFunc // the one transport: nil means the WebSocket (wsDial)
 
 	st         *model.State
 	sessionID  string
@@ -116,6 +119,7 @@ func newLoopState(c *Client) *loopState {
 		cmds:         map[string]*cmdState{},
 		returnedBase: 1,
 		deadAfter:    deadAfter,
+		clock:        realClock{now: c.opts.Now},
 	}
 	l.st = l.newState(c.opts.SessionID)
 	return l
@@ -147,7 +151,7 @@ func (l *loopState) run(ctx context.Context) {
 		var dead <-chan struct{}
 		var watchdog, probe <-chan time.Time
 		if lk := l.link; lk != nil {
-			frames, dead = lk.ws.frames, lk.ws.dead
+			frames, dead = lk.conn.Frames(), lk.conn.Dead()
 			watchdog, probe = lk.watchdog.C, lk.probe.C
 		}
 		select {
@@ -165,7 +169,7 @@ func (l *loopState) run(ctx context.Context) {
 			l.onFrame(raw)
 			for i := 0; i < drainBatch && l.link != nil; i++ {
 				select {
-				case raw = <-l.link.ws.frames:
+				case raw = <-l.link.conn.Frames():
 					l.onFrame(raw)
 					continue
 				default:
@@ -174,8 +178,8 @@ func (l *loopState) run(ctx context.Context) {
 			}
 		case <-dead:
 			// Fold what arrived before the end, then drop the link.
-			for lk := l.link; l.link == lk && len(lk.ws.frames) > 0; {
-				l.onFrame(<-lk.ws.frames)
+			for lk := l.link; l.link == lk && len(lk.conn.Frames()) > 0; {
+				l.onFrame(<-lk.conn.Frames())
 			}
 			if l.link != nil {
 				l.dropLink(l.lostError())
@@ -213,14 +217,14 @@ func (l *loopState) shutdown() {
 			// Leaving the view: tell the host to stop sending (docs/sync.md,
 			// "Leaving a session"), then close.
 			lk.nextID++
-			lk.ws.CloseAfter(encodeRequest(lk.nextID, "session/unsubscribe", map[string]any{"sessionId": l.sessionID}))
+			lk.conn.CloseAfter(encodeRequest(lk.nextID, "session/unsubscribe", map[string]any{"sessionId": l.sessionID}))
 		}
 		l.closeLink()
 	}
 	if ch := l.dialCh; ch != nil {
 		go func() {
-			if r := <-ch; r.ws != nil {
-				r.ws.Close()
+			if r := <-ch; r.conn != nil {
+				r.conn.Close()
 			}
 		}()
 	}

@@ -65,7 +65,9 @@ type Options struct {
 	ClientName string
 	// Logger receives debug and warning logs; nil discards them.
 	Logger *slog.Logger
-	// Now is the clock (for tests); nil means time.Now.
+	// Now is the time the client reads (a submission's time, the next
+	// attempt's, the replica's savedAt, how long a link was live); nil
+	// means time.Now.
 	Now func() time.Time
 
 	// Replay makes the client fold the session's whole durable history

@@ -29,6 +29,11 @@ const (
 	dialTimeout = 10 * time.Second
 )
 
+// socketDeadline is a socket deadline d from now. Socket deadlines are
+// the operating system's, in real time: they are the one use of the
+// wall clock that does not go through the loop's clock.
+func socketDeadline(d time.Duration) time.Time { return time.Now().Add(d) }
+
 // connError is a failure to connect or a lost connection, classified.
 type connError struct {
 	// Persistent refusals (401, 403, 404, unknown session, a peer that
@@ -98,11 +103,11 @@ func dialWS(ctx context.Context, cred Credential, tlsConf *tls.Config, silence t
 		dead:    make(chan struct{}),
 		flushed: make(chan struct{}),
 	}
-	_ = ws.SetReadDeadline(time.Now().Add(silence))
+	_ = ws.SetReadDeadline(socketDeadline(silence))
 	ws.SetPingHandler(func(data string) error {
 		// A ping is a sign of life: extend the deadline, then answer it.
-		_ = ws.SetReadDeadline(time.Now().Add(silence))
-		_ = ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(writeTimeout))
+		_ = ws.SetReadDeadline(socketDeadline(silence))
+		_ = ws.WriteControl(websocket.PongMessage, []byte(data), socketDeadline(writeTimeout))
 		return nil
 	})
 	go c.readLoop()
@@ -148,7 +153,7 @@ func (c *wsConn) readLoop() {
 			c.Close()
 			return
 		}
-		_ = c.ws.SetReadDeadline(time.Now().Add(c.silence))
+		_ = c.ws.SetReadDeadline(socketDeadline(c.silence))
 		if typ != websocket.TextMessage {
 			continue
 		}
@@ -172,7 +177,7 @@ func (c *wsConn) writeLoop() {
 				<-c.stop
 				return
 			}
-			_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+			_ = c.ws.SetWriteDeadline(socketDeadline(writeTimeout))
 			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
 				c.Close()
 				return
@@ -180,6 +185,15 @@ func (c *wsConn) writeLoop() {
 		}
 	}
 }
+
+// Frames delivers the text frames received, in order.
+func (c *wsConn) Frames() <-chan []byte { return c.frames }
+
+// Dead is closed when the reader has ended; Err then says why.
+func (c *wsConn) Dead() <-chan struct{} { return c.dead }
+
+// Err is why the connection ended (valid once Dead is closed).
+func (c *wsConn) Err() error { return c.err }
 
 // Send queues one frame. It never blocks: a connection whose queue is full
 // is too slow to be useful and is closed.
@@ -221,7 +235,7 @@ func (c *wsConn) Close() {
 	c.once.Do(func() {
 		close(c.stop)
 		_ = c.ws.WriteControl(websocket.CloseMessage,
-			websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+			websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), socketDeadline(time.Second))
 		_ = c.ws.Close()
 	})
 }
