@@ -44,7 +44,7 @@ func (l *loopState) onSubscribed(res json.RawMessage, rerr *model.RPCError) {
 		}
 		l.sessionMissing(p.Why)
 	case subscribeDrop:
-		l.dropLink(&connError{Persistent: p.Persistent, Msg: p.Why})
+		l.dropLink(&linkError{Persistent: p.Persistent, Msg: p.Why})
 	case subscribeResync:
 		l.resync(p.Why)
 	case subscribeLoad:
@@ -140,7 +140,7 @@ func (l *loopState) onAfterPage(req pageRequest, res json.RawMessage, rerr *mode
 	case afterResync:
 		l.resync(p.Why)
 	case afterDrop:
-		l.dropLink(&connError{Persistent: p.Persistent, Msg: p.Why})
+		l.dropLink(&linkError{Persistent: p.Persistent, Msg: p.Why})
 	case afterNothing:
 	}
 }
@@ -178,7 +178,7 @@ func (l *loopState) drain(headSeq int64) {
 func (l *loopState) resync(why string) {
 	l.addError(why + ": resubscribing")
 	l.authority = false
-	l.redial(&connError{Msg: why})
+	l.redial(&linkError{Msg: why})
 }
 
 // caughtUp marks the link current: a user retry ends, and the pending

@@ -7,7 +7,7 @@
 // One goroutine (Run) owns the fold (a model.State). Every other method is
 // safe for concurrent use and never blocks on the network: it enqueues
 // work for that goroutine. What the client knows is published as an
-// immutable Snapshot (Current), with a coalesced signal on Updates after
+// immutable Picture (Current), with a coalesced signal on Updates after
 // each batch of changes.
 //
 // The package knows nothing of Bubble Tea; see docs/sync.md for the
@@ -77,9 +77,9 @@ const (
 	ReasonUnreachable = "unreachable" // connection refused, lost, timed out
 )
 
-// Snapshot is what the client publishes: immutable, cheap to copy, safe
+// Picture is what the client publishes: immutable, cheap to copy, safe
 // to read from any goroutine.
-type Snapshot struct {
+type Picture struct {
 	// View is the fold's picture; never nil after New (an empty view, or
 	// the replica cache's range painted before the network answers).
 	View      *model.View
@@ -122,7 +122,7 @@ type Client struct {
 
 	updates chan struct{}
 	wake    chan struct{}
-	cur     atomic.Pointer[Snapshot]
+	cur     atomic.Pointer[Picture]
 	running atomic.Bool
 
 	mu         gosync.Mutex
@@ -183,11 +183,11 @@ func New(opts Options) (*Client, error) {
 func (c *Client) URL() string { return c.url }
 
 // Updates is a capacity-1 channel that receives a value after the
-// published Snapshot changed; several changes coalesce into one signal.
+// published Picture changed; several changes coalesce into one signal.
 func (c *Client) Updates() <-chan struct{} { return c.updates }
 
-// Current returns the latest published Snapshot. It is immutable and cheap.
-func (c *Client) Current() Snapshot { return *c.cur.Load() }
+// Current returns the latest published Picture. It is immutable and cheap.
+func (c *Client) Current() Picture { return *c.cur.Load() }
 
 // Run connects, subscribes, resumes and reconnects with backoff until ctx
 // ends; it then writes the replica cache and returns nil. It returns an
@@ -291,8 +291,9 @@ func (c *Client) Settlement(commandID string) (model.Retirement, bool) {
 	return r, ok
 }
 
-// CommandStatus is the host's answer to command/replay (protocol §7): how
-// one command stands and, once its turn has ended, how the turn ended.
+// CommandStatus is the host's answer to command/replay (docs/protocol.md
+// §7): how one command stands and, once its turn has ended, how the turn
+// ended.
 type CommandStatus struct {
 	// State is "unknown" (never admitted), "pending", "queued", "started"
 	// or "settled".

@@ -130,7 +130,8 @@ func (l *loopState) retryDue() {
 	l.armRetry()
 }
 
-// reconcile resolves the pending family on a new connection (seed 000):
+// reconcile resolves the pending family on a new connection
+// (docs/protocol.md §7, "On reconnect"):
 // every acked entry is replayed once (this covers the acked entries a
 // snapshot no longer lists); every unacked entry is resubmitted once with
 // its commandId.

@@ -71,7 +71,7 @@ func TestDefaultOptionsSendTheLocalTokenOnlyToItsHost(t *testing.T) {
 	r := newCredentialRecorder(t)
 
 	c := fastClient(t, Options{URL: r.URL(), SessionID: "s"})
-	s := waitFor(t, c.Client, "auth error", func(s Snapshot) bool { return s.Freshness.State == Error })
+	s := waitFor(t, c.Client, "auth error", func(s Picture) bool { return s.Freshness.State == Error })
 	c.Stop()
 	if _, err := ListSessions(t.Context(), Options{URL: r.URL()}); err == nil {
 		t.Fatal("ListSessions at the stranger succeeded")

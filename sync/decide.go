@@ -32,11 +32,12 @@ func (v verdict) String() string {
 	return "gap"
 }
 
-// gateEvent is the live gate (protocol §2, Continuity). A durable event at
-// or below the durable cursor is a re-delivery; one whose prevCursor is not
-// the durable cursor reveals a gap. An ephemeral event at or below the
-// cursor (the highest seq folded, durable or not) is a re-delivery; an
-// ephemeral event never reveals a gap (ephemeral events may be shed).
+// gateEvent is the live gate (docs/protocol.md §2, the client's table). A
+// durable event at or below the durable cursor is a re-delivery; one whose
+// prevCursor is not the durable cursor reveals a gap. An ephemeral event at
+// or below the cursor (the highest seq folded, durable or not) is a
+// re-delivery; an ephemeral event never reveals a gap (ephemeral events may
+// be shed).
 func gateEvent(ev *model.Event, cursor, durableCursor int64) verdict {
 	if ev.Durable {
 		switch {
@@ -105,8 +106,8 @@ func acceptAfterPage(req pageRequest, answerEpoch, stateEpoch string, gen uint64
 }
 
 // acceptBeforePage decides about a history (before) page: it is accepted
-// only if its request's cursor is still the start of the history the
-// client holds (protocol §6), within the same replacement generation and
+// only if its request's cursor is still the start of the history the client
+// holds (docs/protocol.md §6), within the same replacement generation and
 // epoch. Anything else is stale and is discarded.
 func acceptBeforePage(req pageRequest, answerEpoch, stateEpoch string, gen uint64, historyStart string) pageVerdict {
 	if req.Gen != gen || req.Epoch != stateEpoch || req.Cursor != historyStart {
@@ -118,7 +119,7 @@ func acceptBeforePage(req pageRequest, answerEpoch, stateEpoch string, gen uint6
 	return pageAccept
 }
 
-// Backoff limits (seed 003): retries double from 1 s to a 30 s ceiling.
+// Backoff limits (docs/sync.md, "Decisions"): retries double from 1 s to a 30 s ceiling.
 const (
 	backoffBase    = time.Second
 	backoffCeiling = 30 * time.Second
@@ -280,7 +281,7 @@ func classifySubmitError(code int) submitVerdict {
 	return submitRetry
 }
 
-// replayAnswer is the result of command/replay (protocol §7).
+// replayAnswer is the result of command/replay (docs/protocol.md §7).
 type replayAnswer struct {
 	State      string `json:"state"`
 	TurnID     string `json:"turnId"`
@@ -322,12 +323,12 @@ type replayAction struct {
 }
 
 // reconcileReplay maps a command/replay answer for one of this client's
-// pending entries to an action (seed 000, "Reconciling pending entries on
-// reconnect"). A settled command retires per its settlement kind; a
-// pending, queued or started one stays pending; an unknown one was never
-// admitted: an unacked entry is resubmitted, while an entry the host had
-// acked and now forgets (its journal was lost) returns its text to the
-// composer rather than run twice or linger as a ghost.
+// pending entries to an action (docs/protocol.md §7, "On reconnect"). A
+// settled command retires per its settlement kind; a pending, queued or
+// started one stays pending; an unknown one was never admitted: an unacked
+// entry is resubmitted, while an entry the host had acked and now forgets
+// (its journal was lost) returns its text to the composer rather than run
+// twice or linger as a ghost.
 func reconcileReplay(a replayAnswer, acked bool) replayAction {
 	switch a.State {
 	case "pending":

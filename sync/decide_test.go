@@ -124,8 +124,8 @@ func TestBackoffSequenceAndResets(t *testing.T) {
 }
 
 // A catch-up is not a success by itself: only a connection that stayed
-// live healthyAfter starts the backoff over (item 7 of the hardening
-// issue: a host that sends an oversize frame after each catch-up).
+// live healthyAfter starts the backoff over (a host that sends an
+// oversize frame after each catch-up must not be retried once a second).
 func TestDecideRetry(t *testing.T) {
 	const h = healthyAfter
 	cases := []struct {

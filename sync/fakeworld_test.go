@@ -198,7 +198,7 @@ func (w *fakeWorld) live(fc *fakeConn) {
 	waitFor(w.t, w.c, "live", isLive)
 }
 
-func reconnecting(s Snapshot) bool { return s.Freshness.State == Reconnecting }
+func reconnecting(s Picture) bool { return s.Freshness.State == Reconnecting }
 
 // A catch-up page left unanswered drops the link when the watchdog is
 // due, and the next attempt comes when the backoff says, not before.
@@ -209,7 +209,7 @@ func TestFakeWorldWatchdogDropsAStalledCatchUp(t *testing.T) {
 	// A durable event after seq 6, which the client never saw: a gap.
 	fc.frames <- []byte(itemFrame("item/completed", "s1", 7, 6, "i7", "completed", 1, "x"))
 	fc.expect("view/page")
-	waitFor(t, w.c, "updating", func(s Snapshot) bool { return s.Freshness.State == Updating })
+	waitFor(t, w.c, "updating", func(s Picture) bool { return s.Freshness.State == Updating })
 
 	w.clk.Advance(pageWatchdog - time.Millisecond)
 	if w.onLoop(func(l *loopState) bool { return l.link == nil }) {

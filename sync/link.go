@@ -131,7 +131,7 @@ func (l *loopState) listSessions(acc []SessionInfo, cursor string, pages int) {
 
 func (l *loopState) onSessionList(acc []SessionInfo, cursor string, pages int, res json.RawMessage, rerr *model.RPCError) {
 	if rerr != nil {
-		l.dropLink(&connError{Msg: "session/list failed: " + rerr.Message})
+		l.dropLink(&linkError{Msg: "session/list failed: " + rerr.Message})
 		return
 	}
 	var r listPage
@@ -171,7 +171,7 @@ func (l *loopState) call(method string, params any, cb callback) {
 // refuse ends the link with a persistent refusal (the host broke the
 // protocol or refused us): shown as an error while retries go on.
 func (l *loopState) refuse(msg string) {
-	l.dropLink(&connError{Persistent: true, Msg: msg})
+	l.dropLink(&linkError{Persistent: true, Msg: msg})
 }
 
 // dropLink ends the link after a failure; the next attempt waits out the
@@ -227,7 +227,7 @@ func (l *loopState) lostError() error {
 	if l.link != nil && l.link.conn.Err() != nil {
 		msg += ": " + l.link.conn.Err().Error()
 	}
-	return &connError{Msg: msg}
+	return &linkError{Msg: msg}
 }
 
 // connFailed records a failed attempt or a lost connection (live for
@@ -235,9 +235,9 @@ func (l *loopState) lostError() error {
 // once when immediate and nothing failed recently).
 func (l *loopState) connFailed(err error, immediate bool, liveFor time.Duration) {
 	msg := err.Error()
-	ce, _ := err.(*connError)
+	ce, _ := err.(*linkError)
 	if ce == nil {
-		ce = &connError{Msg: msg}
+		ce = &linkError{Msg: msg}
 	}
 	l.lastErr, l.lastReason = msg, ce.reason()
 	if ce.Persistent {

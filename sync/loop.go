@@ -14,7 +14,7 @@ import (
 // initialize, calls, drop, backoff), frames.go (frames in), catchup.go
 // (subscribe, after pages, buffer drain, resync), older.go (before pages),
 // actions.go (focus, retry), commands.go (the user's commands) and
-// publish.go (the published Snapshot).
+// publish.go (the published Picture).
 
 // Timing of the client's own guards.
 const (
@@ -185,9 +185,9 @@ func (l *loopState) run(ctx context.Context) {
 				l.dropLink(l.lostError())
 			}
 		case <-watchdog:
-			l.dropLink(&connError{Msg: "catch-up made no progress for 15 s"})
+			l.dropLink(&linkError{Msg: "catch-up made no progress for 15 s"})
 		case <-probe:
-			l.redial(&connError{Msg: "the host did not answer a probe within 3 s"})
+			l.redial(&linkError{Msg: "the host did not answer a probe within 3 s"})
 		case <-l.retry.C:
 			l.retry.fired()
 			l.retryDue()

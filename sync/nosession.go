@@ -12,7 +12,7 @@ import "github.com/lookout-sh/lookout/model"
 func finalRefusal(reason string) bool { return reason == ReasonNoSession }
 
 // giveBackAll retires every pending entry as gaveUp with why: their texts
-// return to the composer, each once (Snapshot.Returned).
+// return to the composer, each once (Picture.Returned).
 func (l *loopState) giveBackAll(why string) {
 	for _, p := range l.st.Pending() {
 		if l.st.Retire(p.CommandID, model.RetiredGaveUp, why) {
@@ -32,5 +32,5 @@ func (l *loopState) sessionGone() bool {
 // back first.
 func (l *loopState) sessionMissing(why string) {
 	l.giveBackAll(why)
-	l.dropLink(&connError{Persistent: true, Reason: ReasonNoSession, Msg: why})
+	l.dropLink(&linkError{Persistent: true, Reason: ReasonNoSession, Msg: why})
 }

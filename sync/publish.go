@@ -7,7 +7,7 @@ import (
 )
 
 // Publishing: the errors, returned texts and freshness the loop gathers,
-// and the immutable Snapshot it publishes after each batch of work.
+// and the immutable Picture it publishes after each batch of work.
 
 func (l *loopState) addError(msg string) {
 	l.log.Warn("sync", "error", msg)
@@ -64,7 +64,7 @@ func (l *loopState) freshness() Freshness {
 
 func (l *loopState) publish() {
 	l.dirty = false
-	s := &Snapshot{
+	s := &Picture{
 		View:           l.st.View(),
 		Freshness:      l.freshness(),
 		Returned:       slices.Clip(l.returned),

@@ -12,7 +12,7 @@ import (
 )
 
 // Leaving a session (the client stops) sends session/unsubscribe before the
-// socket closes (seed 001: unsubscribe on view switch). A scripted host
+// socket closes (docs/sync.md, "Leaving a session"). A scripted host
 // records what the client sends.
 func TestStopUnsubscribes(t *testing.T) {
 	got := make(chan string, 64)

@@ -14,7 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// Wire limits (protocol §1).
+// Wire limits (docs/protocol.md §1).
 const (
 	// deadAfter: a connection that hears nothing (no frame, no ping) for
 	// this long is dead.
@@ -34,8 +34,10 @@ const (
 // wall clock that does not go through the loop's clock.
 func socketDeadline(d time.Duration) time.Time { return time.Now().Add(d) }
 
-// connError is a failure to connect or a lost connection, classified.
-type connError struct {
+// linkError is why a link could not be made or ended, classified for
+// Freshness. It is the loop's own; one-shot callers (ListSessions,
+// CreateSession) get a *ConnectError made from it.
+type linkError struct {
 	// Persistent refusals (401, 403, 404, unknown session, a peer that
 	// breaks the protocol) are shown as Error; the others as Reconnecting.
 	Persistent bool
@@ -46,7 +48,7 @@ type connError struct {
 	Reason string
 }
 
-func (e *connError) reason() string {
+func (e *linkError) reason() string {
 	if e.Reason != "" {
 		return e.Reason
 	}
@@ -56,7 +58,7 @@ func (e *connError) reason() string {
 	return ReasonUnreachable
 }
 
-func (e *connError) Error() string { return e.Msg }
+func (e *linkError) Error() string { return e.Msg }
 
 // wsConn is one WebSocket connection: a reader goroutine delivering frames
 // on Frames, and a writer goroutine draining a queue, so that the client's
@@ -120,15 +122,15 @@ func classifyDialError(cred Credential, resp *http.Response, err error) error {
 	if resp != nil {
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
-			return &connError{Persistent: true, Status: 401, Reason: ReasonAuth, Msg: unauthorizedMsg(cred)}
+			return &linkError{Persistent: true, Status: 401, Reason: ReasonAuth, Msg: unauthorizedMsg(cred)}
 		case http.StatusForbidden:
-			return &connError{Persistent: true, Status: 403, Reason: ReasonAuth, Msg: "the host refused the connection (403 Forbidden)"}
+			return &linkError{Persistent: true, Status: 403, Reason: ReasonAuth, Msg: "the host refused the connection (403 Forbidden)"}
 		case http.StatusNotFound:
-			return &connError{Persistent: true, Status: 404, Reason: ReasonEndpoint, Msg: fmt.Sprintf("no session host endpoint at %s (404 Not Found)", url)}
+			return &linkError{Persistent: true, Status: 404, Reason: ReasonEndpoint, Msg: fmt.Sprintf("no session host endpoint at %s (404 Not Found)", url)}
 		}
-		return &connError{Status: resp.StatusCode, Msg: fmt.Sprintf("handshake with %s failed: HTTP %d", url, resp.StatusCode)}
+		return &linkError{Status: resp.StatusCode, Msg: fmt.Sprintf("handshake with %s failed: HTTP %d", url, resp.StatusCode)}
 	}
-	return &connError{Msg: fmt.Sprintf("cannot reach %s: %v", url, err)}
+	return &linkError{Msg: fmt.Sprintf("cannot reach %s: %v", url, err)}
 }
 
 // unauthorizedMsg explains a 401: which token was refused, or that none
