@@ -341,7 +341,7 @@ func TestHostileOversizeFrameBacksOff(t *testing.T) {
 		_ = send(oversize)
 	})
 	deadline = time.After(30 * time.Second)
-	for s := c.Current(); !(s.Freshness.State == Reconnecting && s.Freshness.Attempt == 1); s = c.Current() {
+	for s := c.Current(); s.Freshness.State != Reconnecting || s.Freshness.Attempt != 1; s = c.Current() {
 		select {
 		case <-c.Updates():
 		case <-deadline:

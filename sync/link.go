@@ -83,7 +83,7 @@ func (l *loopState) onDialed(r dialResult) {
 		return
 	}
 	l.linkSeq++
-	l.link = &link{id: l.linkSeq, conn: r.conn, calls: map[int64]callback{}}
+	l.link = &link{id: l.linkSeq, conn: r.conn, calls: map[int64]callback{}, phase: linkInitializing}
 	l.dirty = true
 	l.call("initialize", map[string]any{
 		"clientInfo":   map[string]string{"name": l.o.ClientName, "version": clientVersion},

@@ -69,7 +69,7 @@ func planSubscribe(res json.RawMessage, rerr *model.RPCError, held heldRange, du
 		p := subscribePlan{Delivery: r.Delivery, Epoch: r.Epoch}
 		switch {
 		case replay:
-			p.Next, p.ReplaceEmpty = subscribeCatchUp, !(held.Authority && r.Epoch == held.Epoch)
+			p.Next, p.ReplaceEmpty = subscribeCatchUp, !held.Authority || r.Epoch != held.Epoch
 		case r.Snapshot == nil:
 			p.Next, p.Persistent, p.Why = subscribeDrop, true, "snapshot delivery without a snapshot"
 		default:
