@@ -105,6 +105,13 @@ type Picture struct {
 	Durability string
 	// HistoryLoading is true while a `before` page is in flight.
 	HistoryLoading bool
+	// Start is the session's first items while a hole separates them from
+	// View (LoadStart): every item positioned below the hole, in order.
+	// nil when there is no such window; once LoadForward reaches View the
+	// window joins it and View starts at the session's start.
+	Start *model.View
+	// StartLoading is true while a page of the start window is in flight.
+	StartLoading bool
 	// SessionID is the session followed ("" until chosen).
 	SessionID string
 	// CachePainted is true while the View shows the replica cache's range
@@ -141,6 +148,8 @@ type clientStats struct {
 	gaps        atomic.Int64 // gaps detected by the live gate
 	afterPages  atomic.Int64 // view/page after answers accepted
 	staleBefore atomic.Int64 // before pages discarded as stale
+	startPages  atomic.Int64 // start-window pages folded
+	startCuts   atomic.Int64 // start-window pages asked again, narrower
 	replays     atomic.Int64 // command/replay requests sent
 	submits     atomic.Int64 // turn/submit requests sent
 	snapshots   atomic.Int64 // subscribe answers delivered as snapshot
@@ -251,6 +260,15 @@ func (c *Client) Respond(approvalID, decision string) {
 // has older history and no such page is in flight. The page is accepted
 // only if the held history start has not changed when it arrives.
 func (c *Client) LoadOlder() { c.enqueue(func() { c.loop.loadOlder() }) }
+
+// LoadStart asks for the session's first items when the held range does
+// not reach them (View.HasOlder): one `before` page, published as
+// Picture.Start, without paging back through the items between.
+func (c *Client) LoadStart() { c.enqueue(func() { c.loop.loadStart() }) }
+
+// LoadForward extends the start window downwards by one page (scrolling
+// down from the start); the window joins View when it reaches it.
+func (c *Client) LoadForward() { c.enqueue(func() { c.loop.loadForward() }) }
 
 // Retry is the user-pressed retry: it resets the backoff and attempts at
 // once. After an Error the published state becomes Retrying until the

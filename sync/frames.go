@@ -105,6 +105,9 @@ func (l *loopState) apply(ev *model.Event) {
 	l.dirty = true
 	l.painted = false
 	l.takeDiagnostics()
+	if ev.Item != nil {
+		l.startLive(ev)
+	}
 	if l.o.OnEvent != nil {
 		l.o.OnEvent(ev)
 	}

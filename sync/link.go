@@ -205,6 +205,9 @@ func (l *loopState) endLink(err error) time.Duration {
 		}
 	}
 	l.older = nil
+	if l.start != nil {
+		l.start.asking = nil // its page died with the link
+	}
 	l.log.Debug("link dropped", "err", err, "liveFor", liveFor)
 	return liveFor
 }

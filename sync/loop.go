@@ -90,6 +90,7 @@ type loopState struct {
 	retry alarm // the earliest submission retry
 
 	older *pageRequest
+	start *startWindow // the session's first items, apart from the held range
 
 	cache cacheState
 

@@ -60,5 +60,8 @@ func (l *loopState) onBeforePage(req pageRequest, res json.RawMessage, rerr *mod
 			l.o.OnEvent(ev)
 		}
 	}
+	if w := l.startWin(); w != nil && (!l.st.HasOlder || l.st.OldestPosition() <= w.end) {
+		l.joinStart(w) // paging back met the start window
+	}
 	l.cacheDirty()
 }

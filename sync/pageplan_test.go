@@ -38,7 +38,7 @@ func pageJSON(epoch string, hasNewer, hasOlder bool, end int64, els ...string) j
 // noteText is a plan's note as the tables spell it: a decoder's error
 // (model's wording) as "<what>: (decode error)".
 func noteText(n string) string {
-	for _, what := range []string{"page element: ", "history element: "} {
+	for _, what := range []string{"page element: ", "history element: ", "start element: "} {
 		if strings.HasPrefix(n, what+string(model.UpstreamFrameError)) {
 			return what + "(decode error)"
 		}

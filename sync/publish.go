@@ -64,7 +64,14 @@ func (l *loopState) freshness() Freshness {
 
 func (l *loopState) publish() {
 	l.dirty = false
+	var start *model.View
+	var startLoading bool
+	if w := l.startWin(); w != nil {
+		start, startLoading = w.st.View(), w.asking != nil
+	}
 	s := &Picture{
+		Start:          start,
+		StartLoading:   startLoading,
 		View:           l.st.View(),
 		Freshness:      l.freshness(),
 		Returned:       slices.Clip(l.returned),
