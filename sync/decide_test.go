@@ -299,9 +299,11 @@ func TestNormalizeURL(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"", "ftp://h:1", "ws://", "://x"} {
-		if got, err := NormalizeURL(bad); err == nil {
-			t.Errorf("NormalizeURL(%q) = %q, want an error", bad, got)
-		}
+		t.Run("refused "+bad, func(t *testing.T) {
+			if got, err := NormalizeURL(bad); err == nil {
+				t.Errorf("NormalizeURL(%q) = %q, want an error", bad, got)
+			}
+		})
 	}
 }
 
