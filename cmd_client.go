@@ -126,7 +126,7 @@ reconnecting as needed.
 				out.line([]byte(termtext.Line(describeEvent(ev))))
 			}
 			defer out.flush()
-			return follow(cmd.Context(), o, cmd.ErrOrStderr(), out.flush, func(s sync.Snapshot, _ *sync.Client) (bool, error) {
+			return follow(cmd.Context(), o, cmd.ErrOrStderr(), out.flush, func(s sync.Picture, _ *sync.Client) (bool, error) {
 				return untilIdle && isIdle(s), nil
 			})
 		},
@@ -163,7 +163,7 @@ turn before printing.
 			o := f.options(args)
 			o.Replay = true
 			var out []byte
-			err := follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
+			err := follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Picture, c *sync.Client) (bool, error) {
 				if s.Freshness.State != sync.Live || (untilIdle && !isIdle(s)) {
 					return false, nil
 				}
@@ -262,7 +262,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 			}
 			var cid, turnID string
 			var result string
-			err := follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
+			err := follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Picture, c *sync.Client) (bool, error) {
 				if cid == "" {
 					cid = c.Submit(text)
 					return false, nil
@@ -371,7 +371,7 @@ func classifyListErr(err error) error {
 // called after every change. Every error the client records (a frame it
 // could not fold, a refused command) is reported on errw as it happens,
 // once each (reportErrors). Interrupt (SIGINT) ends it quietly.
-func follow(parent context.Context, o sync.Options, errw io.Writer, flush func(), done func(sync.Snapshot, *sync.Client) (bool, error)) error {
+func follow(parent context.Context, o sync.Options, errw io.Writer, flush func(), done func(sync.Picture, *sync.Client) (bool, error)) error {
 	c, err := sync.New(o)
 	if err != nil {
 		return usageErr(err)
@@ -424,7 +424,7 @@ func follow(parent context.Context, o sync.Options, errw io.Writer, flush func()
 // one line each ("lookout: client error: ..."; the text may quote the
 // host, so it is one clean line, termtext.Line), and returns the new
 // count seen.
-func reportErrors(w io.Writer, s sync.Snapshot, seen uint64) uint64 {
+func reportErrors(w io.Writer, s sync.Picture, seen uint64) uint64 {
 	errs, lost := s.ErrorsSince(seen)
 	if lost > 0 {
 		fmt.Fprintf(w, "lookout: client error: %d more errors were recorded than can be shown\n", lost)
@@ -449,7 +449,7 @@ func freshnessErr(f sync.Freshness) error {
 }
 
 // isIdle: caught up (live) with no active and no queued turn.
-func isIdle(s sync.Snapshot) bool {
+func isIdle(s sync.Picture) bool {
 	return s.Freshness.State == sync.Live && s.View.ActiveTurn == nil && len(s.View.QueuedTurns) == 0
 }
 
@@ -517,7 +517,7 @@ func firstLine(s string) string {
 // it asks the host (command/replay answers turnStatus); a host that does
 // not say leaves the outcome unknown (exit 1). turnID carries the turn
 // learnt from the host across calls.
-func turnOutcome(parent context.Context, s sync.Snapshot, c *sync.Client, cid, itemID string, turnID *string, result *string) (bool, error) {
+func turnOutcome(parent context.Context, s sync.Picture, c *sync.Client, cid, itemID string, turnID *string, result *string) (bool, error) {
 	ctx, cancel := context.WithTimeout(parent, 10*time.Second)
 	defer cancel()
 	var status string

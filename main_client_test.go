@@ -227,7 +227,7 @@ func TestClientAcrossHostKill9(t *testing.T) {
 	ran := make(chan struct{})
 	go func() { defer close(ran); _ = c.Run(ctx) }()
 	defer func() { cancel(); <-ran }()
-	wait := func(what string, cond func(lsync.Snapshot) bool) lsync.Snapshot {
+	wait := func(what string, cond func(lsync.Picture) bool) lsync.Picture {
 		t.Helper()
 		deadline := time.After(60 * time.Second)
 		for {
@@ -243,7 +243,7 @@ func TestClientAcrossHostKill9(t *testing.T) {
 		}
 	}
 	cid := c.Submit("slow: stream until the host dies")
-	wait("streaming", func(s lsync.Snapshot) bool {
+	wait("streaming", func(s lsync.Picture) bool {
 		for _, it := range s.View.Items {
 			if it.Kind == model.KindAgentMessage && it.IsOpen() && it.Text() != "" {
 				return true
@@ -255,12 +255,12 @@ func TestClientAcrossHostKill9(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = proc.Wait()
-	wait("reconnecting", func(s lsync.Snapshot) bool { return s.Freshness.State == lsync.Reconnecting })
+	wait("reconnecting", func(s lsync.Picture) bool { return s.Freshness.State == lsync.Reconnecting })
 	_, url2 := serve(strings.TrimSuffix(strings.TrimPrefix(url, "ws://"), "/v1/ws"))
 	if url2 != url {
 		t.Fatalf("restarted on %s, want %s", url2, url)
 	}
-	s := wait("host-death terminals", func(s lsync.Snapshot) bool {
+	s := wait("host-death terminals", func(s lsync.Picture) bool {
 		if s.Freshness.State != lsync.Live || s.View.ActiveTurn != nil {
 			return false
 		}

@@ -47,7 +47,7 @@ func BenchmarkCatchUp100kMissedEvents(b *testing.B) {
 	w := runClient(b, Options{URL: h.URL(), Token: h.Token(), SessionID: sid})
 	waitFor(b, w.Client, "live", isLive)
 	cid := w.Submit("make a lot of history")
-	waitFor(b, w.Client, "history made", func(s Snapshot) bool {
+	waitFor(b, w.Client, "history made", func(s Picture) bool {
 		_, settled := w.Settlement(cid)
 		return settled && idle(s)
 	})
@@ -136,7 +136,7 @@ func BenchmarkLiveDeltaLatency2000PerSecond(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		cid := c.Submit(fmt.Sprint("stream ", i))
-		waitFor(b, c.Client, "turn done", func(s Snapshot) bool { return idle(s) && userMessages(s.View)[cid] == 1 })
+		waitFor(b, c.Client, "turn done", func(s Picture) bool { return idle(s) && userMessages(s.View)[cid] == 1 })
 	}
 	b.StopTimer()
 	mu.Lock()

@@ -160,8 +160,7 @@ func writeAtomic(path string, data []byte) error {
 type cacheState struct {
 	dirty   bool
 	writing bool
-	tick    *time.Timer
-	tickC   <-chan time.Time
+	tick    alarm // the next write
 	doneC   chan error
 	// boundNoted: the range passed the byte bound and the log said so.
 	boundNoted bool
@@ -235,13 +234,8 @@ func (l *loopState) cacheDirty() {
 		return
 	}
 	l.cache.dirty = true
-	if !l.cache.writing && l.cache.tickC == nil {
-		if l.cache.tick == nil {
-			l.cache.tick = time.NewTimer(cacheEvery)
-		} else {
-			l.cache.tick.Reset(cacheEvery)
-		}
-		l.cache.tickC = l.cache.tick.C
+	if !l.cache.writing && !l.cache.tick.armed() {
+		l.cache.tick.arm(l.clock, cacheEvery)
 	}
 }
 
@@ -271,7 +265,7 @@ func (l *loopState) replicaOf() ([]byte, error) {
 	// approvals, session values) is checked on the encoded file.
 	snap, cut := l.st.SnapshotWithin(limit, max(l.o.CacheBytes-l.o.CacheBytes/16, 1))
 	h := replicaHeader{Host: l.c.url, SessionID: l.sessionID, Epoch: l.st.Epoch,
-		Authority: lossless && !cut, SavedAt: l.o.Now().UTC().Format(time.RFC3339)}
+		Authority: lossless && !cut, SavedAt: l.clock.Now().UTC().Format(time.RFC3339)}
 	if cut {
 		h.Bounded = fmt.Sprintf("the held range passes the cache bound of %d bytes: the newest %d of %d items are stored, display-only", l.o.CacheBytes, len(snap.Items), len(items))
 		if !l.cache.boundNoted {

@@ -265,7 +265,7 @@ func checkChaos(t *testing.T, h *chaosHost, sid string, clients []*chaosClient) 
 		for _, cid := range cc.cids {
 			owner[cid] = cc
 		}
-		waitFor(t, cc.c.Client, cc.label+" idle with every prompt folded", func(s Snapshot) bool {
+		waitFor(t, cc.c.Client, cc.label+" idle with every prompt folded", func(s Picture) bool {
 			if !idle(s) {
 				return false
 			}

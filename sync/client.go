@@ -7,7 +7,7 @@
 // One goroutine (Run) owns the fold (a model.State). Every other method is
 // safe for concurrent use and never blocks on the network: it enqueues
 // work for that goroutine. What the client knows is published as an
-// immutable Snapshot (Current), with a coalesced signal on Updates after
+// immutable Picture (Current), with a coalesced signal on Updates after
 // each batch of changes.
 //
 // The package knows nothing of Bubble Tea; see docs/sync.md for the
@@ -77,9 +77,9 @@ const (
 	ReasonUnreachable = "unreachable" // connection refused, lost, timed out
 )
 
-// Snapshot is what the client publishes: immutable, cheap to copy, safe
+// Picture is what the client publishes: immutable, cheap to copy, safe
 // to read from any goroutine.
-type Snapshot struct {
+type Picture struct {
 	// View is the fold's picture; never nil after New (an empty view, or
 	// the replica cache's range painted before the network answers).
 	View      *model.View
@@ -105,6 +105,13 @@ type Snapshot struct {
 	Durability string
 	// HistoryLoading is true while a `before` page is in flight.
 	HistoryLoading bool
+	// Start is the session's first items while a hole separates them from
+	// View (LoadStart): every item positioned below the hole, in order.
+	// nil when there is no such window; once LoadForward reaches View the
+	// window joins it and View starts at the session's start.
+	Start *model.View
+	// StartLoading is true while a page of the start window is in flight.
+	StartLoading bool
 	// SessionID is the session followed ("" until chosen).
 	SessionID string
 	// CachePainted is true while the View shows the replica cache's range
@@ -122,7 +129,7 @@ type Client struct {
 
 	updates chan struct{}
 	wake    chan struct{}
-	cur     atomic.Pointer[Snapshot]
+	cur     atomic.Pointer[Picture]
 	running atomic.Bool
 
 	mu         gosync.Mutex
@@ -141,6 +148,8 @@ type clientStats struct {
 	gaps        atomic.Int64 // gaps detected by the live gate
 	afterPages  atomic.Int64 // view/page after answers accepted
 	staleBefore atomic.Int64 // before pages discarded as stale
+	startPages  atomic.Int64 // start-window pages folded
+	startCuts   atomic.Int64 // start-window pages asked again, narrower
 	replays     atomic.Int64 // command/replay requests sent
 	submits     atomic.Int64 // turn/submit requests sent
 	snapshots   atomic.Int64 // subscribe answers delivered as snapshot
@@ -183,11 +192,11 @@ func New(opts Options) (*Client, error) {
 func (c *Client) URL() string { return c.url }
 
 // Updates is a capacity-1 channel that receives a value after the
-// published Snapshot changed; several changes coalesce into one signal.
+// published Picture changed; several changes coalesce into one signal.
 func (c *Client) Updates() <-chan struct{} { return c.updates }
 
-// Current returns the latest published Snapshot. It is immutable and cheap.
-func (c *Client) Current() Snapshot { return *c.cur.Load() }
+// Current returns the latest published Picture. It is immutable and cheap.
+func (c *Client) Current() Picture { return *c.cur.Load() }
 
 // Run connects, subscribes, resumes and reconnects with backoff until ctx
 // ends; it then writes the replica cache and returns nil. It returns an
@@ -252,6 +261,15 @@ func (c *Client) Respond(approvalID, decision string) {
 // only if the held history start has not changed when it arrives.
 func (c *Client) LoadOlder() { c.enqueue(func() { c.loop.loadOlder() }) }
 
+// LoadStart asks for the session's first items when the held range does
+// not reach them (View.HasOlder): one `before` page, published as
+// Picture.Start, without paging back through the items between.
+func (c *Client) LoadStart() { c.enqueue(func() { c.loop.loadStart() }) }
+
+// LoadForward extends the start window downwards by one page (scrolling
+// down from the start); the window joins View when it reaches it.
+func (c *Client) LoadForward() { c.enqueue(func() { c.loop.loadForward() }) }
+
 // Retry is the user-pressed retry: it resets the backoff and attempts at
 // once. After an Error the published state becomes Retrying until the
 // attempt reaches Live or fails back to Error; while Reconnecting it stays
@@ -291,8 +309,9 @@ func (c *Client) Settlement(commandID string) (model.Retirement, bool) {
 	return r, ok
 }
 
-// CommandStatus is the host's answer to command/replay (protocol §7): how
-// one command stands and, once its turn has ended, how the turn ended.
+// CommandStatus is the host's answer to command/replay (docs/protocol.md
+// §7): how one command stands and, once its turn has ended, how the turn
+// ended.
 type CommandStatus struct {
 	// State is "unknown" (never admitted), "pending", "queued", "started"
 	// or "settled".

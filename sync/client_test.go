@@ -16,11 +16,11 @@ func TestLiveSessionFoldsLikeTheHost(t *testing.T) {
 		t.Fatalf("durability %q, %d items", s.Durability, len(s.View.Items))
 	}
 	cid := c.Submit("hello there, run a tool")
-	waitFor(t, c.Client, "pending entry", func(s Snapshot) bool {
+	waitFor(t, c.Client, "pending entry", func(s Picture) bool {
 		return len(s.View.Pending) == 1 && s.View.Pending[0].CommandID == cid
 	})
 	// The tool scenario asks for an approval: approve it.
-	s = waitFor(t, c.Client, "approval", func(s Snapshot) bool { return len(s.View.Approvals) == 1 })
+	s = waitFor(t, c.Client, "approval", func(s Picture) bool { return len(s.View.Approvals) == 1 })
 	c.Respond(s.View.Approvals[0].ApprovalID, "approve")
 	s = waitFor(t, c.Client, "idle", idle)
 	checkTranscript(t, s.View)

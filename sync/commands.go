@@ -10,11 +10,11 @@ import (
 // ready reports whether commands may be sent now: connected, subscribed,
 // and the pending family reconciled on this connection.
 func (l *loopState) ready() bool {
-	return l.link != nil && l.link.subscribed && l.link.reconciled
+	return l.link != nil && l.link.phase.subscribed() && l.link.reconciled()
 }
 
 func (l *loopState) submit(commandID, text string) {
-	l.st.Submit(commandID, text, l.o.Now().UnixMilli())
+	l.st.Submit(commandID, text, l.clock.Now().UnixMilli())
 	l.dirty = true
 	if l.sessionGone() {
 		l.st.Retire(commandID, model.RetiredGaveUp, "not sent: "+l.refusal)
@@ -95,7 +95,7 @@ func (l *loopState) scheduleSubmitRetry(cid string, cs *cmdState, why string) {
 		return
 	}
 	l.st.SetPendingStatus(cid, model.PendingRetrying)
-	cs.retryAt = time.Now().Add(l.scaled(backoffDelay(cs.attempts - 1)))
+	cs.retryAt = l.clock.Now().Add(l.scaled(backoffDelay(cs.attempts - 1)))
 	l.armRetry()
 }
 
@@ -107,27 +107,15 @@ func (l *loopState) armRetry() {
 			next = cs.retryAt
 		}
 	}
-	if l.retryT != nil {
-		l.retryT.Stop()
-	}
 	if next.IsZero() {
-		l.retryC = nil
+		l.retry.stop()
 		return
 	}
-	d := time.Until(next)
-	if d < 0 {
-		d = 0
-	}
-	if l.retryT == nil {
-		l.retryT = time.NewTimer(d)
-	} else {
-		l.retryT.Reset(d)
-	}
-	l.retryC = l.retryT.C
+	l.retry.arm(l.clock, max(next.Sub(l.clock.Now()), 0))
 }
 
 func (l *loopState) retryDue() {
-	now := time.Now()
+	now := l.clock.Now()
 	for cid, cs := range l.cmds {
 		if cs.retryAt.IsZero() || cs.retryAt.After(now) || cs.inflight {
 			continue
@@ -142,7 +130,8 @@ func (l *loopState) retryDue() {
 	l.armRetry()
 }
 
-// reconcile resolves the pending family on a new connection (seed 000):
+// reconcile resolves the pending family on a new connection
+// (docs/protocol.md §7, "On reconnect"):
 // every acked entry is replayed once (this covers the acked entries a
 // snapshot no longer lists); every unacked entry is resubmitted once with
 // its commandId.

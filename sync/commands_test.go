@@ -27,7 +27,7 @@ func rawSubmit(t *testing.T, r *rawRPC, sid, text string) (cid, turnID string) {
 	return cid, a.TurnID
 }
 
-func pendingStatus(s Snapshot, cid string) model.PendingStatus {
+func pendingStatus(s Picture, cid string) model.PendingStatus {
 	for _, p := range s.View.Pending {
 		if p.CommandID == cid {
 			return p.Status
@@ -54,7 +54,7 @@ func TestBackpressureRetriesThenGivesUp(t *testing.T) {
 
 	quitter := fastClient(t, Options{URL: h.URL(), Token: h.Token(), SessionID: sid, MaxSubmitAttempts: 2})
 	lost := quitter.Submit("this one gives up")
-	s := waitFor(t, quitter.Client, "text returned to the composer", func(s Snapshot) bool { return len(s.Returned) == 1 })
+	s := waitFor(t, quitter.Client, "text returned to the composer", func(s Picture) bool { return len(s.Returned) == 1 })
 	if got := s.Returned[0]; got.CommandID != lost || got.Text != "this one gives up" || got.Reason != model.RetiredGaveUp || s.ReturnedBase != 1 {
 		t.Fatalf("returned %+v (base %d)", got, s.ReturnedBase)
 	}
@@ -67,11 +67,11 @@ func TestBackpressureRetriesThenGivesUp(t *testing.T) {
 
 	c := fastClient(t, Options{URL: h.URL(), Token: h.Token(), SessionID: sid, MaxSubmitAttempts: 1000})
 	mine := c.Submit("mine, after the backpressure")
-	waitFor(t, c.Client, "retrying", func(s Snapshot) bool { return pendingStatus(s, mine) == model.PendingRetrying })
+	waitFor(t, c.Client, "retrying", func(s Picture) bool { return pendingStatus(s, mine) == model.PendingRetrying })
 	r.call("turn/unqueue", map[string]string{"sessionId": sid, "commandId": queued[0]})
-	waitFor(t, c.Client, "admitted as queued", func(s Snapshot) bool { return pendingStatus(s, mine) == model.PendingQueued })
+	waitFor(t, c.Client, "admitted as queued", func(s Picture) bool { return pendingStatus(s, mine) == model.PendingQueued })
 	r.call("turn/interrupt", map[string]string{"sessionId": sid, "turnId": slowTurn})
-	s = waitFor(t, c.Client, "all turns done", func(s Snapshot) bool { return idle(s) && userMessages(s.View)[mine] == 1 })
+	s = waitFor(t, c.Client, "all turns done", func(s Picture) bool { return idle(s) && userMessages(s.View)[mine] == 1 })
 	checkTranscript(t, s.View)
 	sameAsHost(t, c.Client, h.URL(), h.Token(), sid)
 	if r, ok := c.Settlement(lost); ok {
@@ -90,24 +90,24 @@ func TestUnqueueInterruptApproveDeny(t *testing.T) {
 	waitFor(t, c.Client, "live", isLive)
 
 	slow := c.Submit("slow: until interrupted")
-	waitFor(t, c.Client, "slow started", func(s Snapshot) bool { return s.View.ActiveTurn != nil })
+	waitFor(t, c.Client, "slow started", func(s Picture) bool { return s.View.ActiveTurn != nil })
 	later := c.Submit("take me back")
-	waitFor(t, c.Client, "queued", func(s Snapshot) bool { return pendingStatus(s, later) == model.PendingQueued })
+	waitFor(t, c.Client, "queued", func(s Picture) bool { return pendingStatus(s, later) == model.PendingQueued })
 	c.Unqueue(later)
-	s := waitFor(t, c.Client, "unqueued text returned", func(s Snapshot) bool { return len(s.Returned) == 1 })
+	s := waitFor(t, c.Client, "unqueued text returned", func(s Picture) bool { return len(s.Returned) == 1 })
 	if s.Returned[0].Text != "take me back" || s.Returned[0].Reason != model.RetiredUnqueued {
 		t.Fatalf("returned %+v", s.Returned[0])
 	}
 	c.Interrupt()
-	s = waitFor(t, c.Client, "interrupted", func(s Snapshot) bool { return idle(s) })
+	s = waitFor(t, c.Client, "interrupted", func(s Picture) bool { return idle(s) })
 	if lt := s.View.LastTurn; lt == nil || lt.Status != model.StatusStopped {
 		t.Fatalf("last turn %+v, want stopped", lt)
 	}
 
 	deny := c.Submit("run a tool, which I will deny")
-	s = waitFor(t, c.Client, "approval", func(s Snapshot) bool { return len(s.View.Approvals) == 1 })
+	s = waitFor(t, c.Client, "approval", func(s Picture) bool { return len(s.View.Approvals) == 1 })
 	c.Respond(s.View.Approvals[0].ApprovalID, "deny")
-	s = waitFor(t, c.Client, "denied", func(s Snapshot) bool { return idle(s) && userMessages(s.View)[deny] == 1 })
+	s = waitFor(t, c.Client, "denied", func(s Picture) bool { return idle(s) && userMessages(s.View)[deny] == 1 })
 	failedTool := false
 	for _, it := range s.View.Items {
 		if it.Kind == model.KindToolCall && it.TurnID != "" && it.Status == model.StatusFailed {
@@ -119,12 +119,12 @@ func TestUnqueueInterruptApproveDeny(t *testing.T) {
 	}
 
 	launch := c.Submit("launch fail, please")
-	waitFor(t, c.Client, "launch failure settles", func(Snapshot) bool {
+	waitFor(t, c.Client, "launch failure settles", func(Picture) bool {
 		r, ok := c.Settlement(launch)
 		return ok && r.Reason == model.RetiredLaunchFailed
 	})
 	c.Respond("nope", "maybe")
-	waitFor(t, c.Client, "bad decision reported", func(s Snapshot) bool { return hasErr(s, "approve or deny") })
+	waitFor(t, c.Client, "bad decision reported", func(s Picture) bool { return hasErr(s, "approve or deny") })
 	s = waitFor(t, c.Client, "idle", idle)
 	checkTranscript(t, s.View)
 	for _, cid := range []string{slow, deny} {
@@ -141,12 +141,12 @@ func TestRefusals(t *testing.T) {
 	h := startHost(t, host.Options{})
 	sid := createSession(t, h.URL(), h.Token(), "refusals")
 	bad := fastClient(t, Options{URL: h.URL(), Token: "wrong", SessionID: sid})
-	s := waitFor(t, bad.Client, "auth error", func(s Snapshot) bool { return s.Freshness.State == Error })
+	s := waitFor(t, bad.Client, "auth error", func(s Picture) bool { return s.Freshness.State == Error })
 	if s.Freshness.Reason != ReasonAuth {
 		t.Fatalf("bad token: %+v", s.Freshness)
 	}
 	gone := fastClient(t, Options{URL: h.URL(), Token: h.Token(), SessionID: "no-such-session"})
-	s = waitFor(t, gone.Client, "unknown session", func(s Snapshot) bool { return s.Freshness.State == Error })
+	s = waitFor(t, gone.Client, "unknown session", func(s Picture) bool { return s.Freshness.State == Error })
 	if s.Freshness.Reason != ReasonNoSession {
 		t.Fatalf("unknown session: %+v", s.Freshness)
 	}
@@ -156,7 +156,7 @@ func TestRefusals(t *testing.T) {
 	}
 	// Other refusals retry in the background, silently: still the same
 	// error, not reconnecting, after further attempts.
-	waitFor(t, bad.Client, "a later attempt", func(s Snapshot) bool { return s.Freshness.Attempt >= 3 })
+	waitFor(t, bad.Client, "a later attempt", func(s Picture) bool { return s.Freshness.Attempt >= 3 })
 	if f := bad.Current().Freshness; f.State != Error || f.Reason != ReasonAuth {
 		t.Fatalf("background retry changed the state: %+v", f)
 	}
@@ -184,12 +184,12 @@ func TestReplayCommandTellsTheTurnOutcome(t *testing.T) {
 	c := runClient(t, Options{URL: h.URL(), Token: h.Token(), SessionID: sid})
 	waitFor(t, c.Client, "live", isLive)
 	ok := c.Submit("hello")
-	waitFor(t, c.Client, "the turn ran", func(s Snapshot) bool {
+	waitFor(t, c.Client, "the turn ran", func(s Picture) bool {
 		_, settled := c.Settlement(ok)
 		return settled && idle(s)
 	})
 	bad := c.Submit("fail turn, please")
-	waitFor(t, c.Client, "the failed turn ran", func(s Snapshot) bool {
+	waitFor(t, c.Client, "the failed turn ran", func(s Picture) bool {
 		_, settled := c.Settlement(bad)
 		return settled && idle(s)
 	})
@@ -208,7 +208,7 @@ func TestReplayCommandTellsTheTurnOutcome(t *testing.T) {
 	}
 
 	h.Close()
-	waitFor(t, c.Client, "offline", func(s Snapshot) bool { return s.Freshness.State == Reconnecting })
+	waitFor(t, c.Client, "offline", func(s Picture) bool { return s.Freshness.State == Reconnecting })
 	if _, err := c.ReplayCommand(ctx, ok); !errors.Is(err, ErrNotConnected) {
 		t.Fatalf("offline: %v, want ErrNotConnected", err)
 	}

@@ -71,7 +71,7 @@ func TestDefaultOptionsSendTheLocalTokenOnlyToItsHost(t *testing.T) {
 	r := newCredentialRecorder(t)
 
 	c := fastClient(t, Options{URL: r.URL(), SessionID: "s"})
-	s := waitFor(t, c.Client, "auth error", func(s Snapshot) bool { return s.Freshness.State == Error })
+	s := waitFor(t, c.Client, "auth error", func(s Picture) bool { return s.Freshness.State == Error })
 	c.Stop()
 	if _, err := ListSessions(t.Context(), Options{URL: r.URL()}); err == nil {
 		t.Fatal("ListSessions at the stranger succeeded")
@@ -124,12 +124,18 @@ func TestHostsFileTokenReachesOnlyItsHost(t *testing.T) {
 func TestOptionsCredentialReadsItsInputs(t *testing.T) {
 	isolateXDG(t)
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "token"), []byte("local-tok\n"), 0o600)
-	os.WriteFile(filepath.Join(dir, "address"), []byte("ws://127.0.0.1:7777/v1/ws"), 0o600)
+	write := func(path, data string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(dir, "token"), "local-tok\n")
+	write(filepath.Join(dir, "address"), "ws://127.0.0.1:7777/v1/ws")
 	file := filepath.Join(dir, "explicit")
-	os.WriteFile(file, []byte(" file-tok \n"), 0o600)
+	write(file, " file-tok \n")
 	badHosts := filepath.Join(dir, "hosts.json")
-	os.WriteFile(badHosts, []byte("{"), 0o600)
+	write(badHosts, "{")
 
 	cred := func(o Options) (Credential, error) { t.Helper(); return o.Credential() }
 	if c, err := cred(Options{URL: "127.0.0.1:7777", DataDir: dir}); err != nil || c.Token != "local-tok" || c.Source != SourceLocalHost {

@@ -144,14 +144,18 @@ func TestHostKey(t *testing.T) {
 		"localhost:01":                "ws://localhost:1",
 	}
 	for in, want := range cases {
-		if got, err := HostKey(in); err != nil || got != want {
-			t.Errorf("HostKey(%q) = %q, %v; want %q", in, got, err, want)
-		}
+		t.Run(in, func(t *testing.T) {
+			if got, err := HostKey(in); err != nil || got != want {
+				t.Errorf("HostKey(%q) = %q, %v; want %q", in, got, err, want)
+			}
+		})
 	}
 	for _, bad := range []string{"", "ftp://h", "ws://h:0", "ws://h:70000"} {
-		if got, err := HostKey(bad); err == nil {
-			t.Errorf("HostKey(%q) = %q, want an error", bad, got)
-		}
+		t.Run("refused "+bad, func(t *testing.T) {
+			if got, err := HostKey(bad); err == nil {
+				t.Errorf("HostKey(%q) = %q, want an error", bad, got)
+			}
+		})
 	}
 }
 

@@ -32,11 +32,12 @@ func (v verdict) String() string {
 	return "gap"
 }
 
-// gateEvent is the live gate (protocol §2, Continuity). A durable event at
-// or below the durable cursor is a re-delivery; one whose prevCursor is not
-// the durable cursor reveals a gap. An ephemeral event at or below the
-// cursor (the highest seq folded, durable or not) is a re-delivery; an
-// ephemeral event never reveals a gap (ephemeral events may be shed).
+// gateEvent is the live gate (docs/protocol.md §2, the client's table). A
+// durable event at or below the durable cursor is a re-delivery; one whose
+// prevCursor is not the durable cursor reveals a gap. An ephemeral event at
+// or below the cursor (the highest seq folded, durable or not) is a
+// re-delivery; an ephemeral event never reveals a gap (ephemeral events may
+// be shed).
 func gateEvent(ev *model.Event, cursor, durableCursor int64) verdict {
 	if ev.Durable {
 		switch {
@@ -105,8 +106,8 @@ func acceptAfterPage(req pageRequest, answerEpoch, stateEpoch string, gen uint64
 }
 
 // acceptBeforePage decides about a history (before) page: it is accepted
-// only if its request's cursor is still the start of the history the
-// client holds (protocol §6), within the same replacement generation and
+// only if its request's cursor is still the start of the history the client
+// holds (docs/protocol.md §6), within the same replacement generation and
 // epoch. Anything else is stale and is discarded.
 func acceptBeforePage(req pageRequest, answerEpoch, stateEpoch string, gen uint64, historyStart string) pageVerdict {
 	if req.Gen != gen || req.Epoch != stateEpoch || req.Cursor != historyStart {
@@ -118,7 +119,7 @@ func acceptBeforePage(req pageRequest, answerEpoch, stateEpoch string, gen uint6
 	return pageAccept
 }
 
-// Backoff limits (seed 003): retries double from 1 s to a 30 s ceiling.
+// Backoff limits (docs/sync.md, "Decisions"): retries double from 1 s to a 30 s ceiling.
 const (
 	backoffBase    = time.Second
 	backoffCeiling = 30 * time.Second
@@ -208,6 +209,8 @@ type freshInputs struct {
 	// Refusal is the message of a persistent refusal (401/403, unknown
 	// session, a broken protocol peer); "" when there is none.
 	Refusal string
+	// RefusalReason classifies Refusal (a Reason* constant).
+	RefusalReason string
 	// UserRetry: a retry the user pressed is in flight.
 	UserRetry bool
 	// Connected: a socket is open (it may still be initializing).
@@ -218,6 +221,8 @@ type freshInputs struct {
 	EverConnected bool
 	// LastErr is the last connection error (reconnecting).
 	LastErr string
+	// LastReason classifies LastErr (a Reason* constant).
+	LastReason string
 	// NextAttempt is when the next connection attempt is due (zero: now).
 	NextAttempt time.Time
 	// Attempt counts consecutive failed attempts.
@@ -230,17 +235,19 @@ type freshInputs struct {
 // as connecting. A user retry without a refusal (while reconnecting or
 // updating) changes nothing but what it makes true: the attempt is under
 // way now (reconnecting with no next attempt time). Socket connectivity
-// alone never yields live: only a completed catch-up does.
+// alone never yields live: only a completed catch-up does. The reason
+// classifies the error shown: the refusal's, or the last error's while
+// reconnecting.
 func decideFreshness(in freshInputs) Freshness {
 	switch {
 	case in.UserRetry && in.Refusal != "":
-		return Freshness{State: Retrying, Attempt: in.Attempt, Err: in.Refusal}
+		return Freshness{State: Retrying, Attempt: in.Attempt, Err: in.Refusal, Reason: in.RefusalReason}
 	case in.Refusal != "":
-		return Freshness{State: Error, Err: in.Refusal, NextAttempt: in.NextAttempt, Attempt: in.Attempt}
+		return Freshness{State: Error, Err: in.Refusal, Reason: in.RefusalReason, NextAttempt: in.NextAttempt, Attempt: in.Attempt}
 	case !in.Connected && !in.EverConnected && in.LastErr == "":
 		return Freshness{State: Connecting}
 	case !in.Connected:
-		return Freshness{State: Reconnecting, NextAttempt: in.NextAttempt, Attempt: in.Attempt, Err: in.LastErr}
+		return Freshness{State: Reconnecting, NextAttempt: in.NextAttempt, Attempt: in.Attempt, Err: in.LastErr, Reason: in.LastReason}
 	case !in.CaughtUp:
 		return Freshness{State: Updating}
 	}
@@ -274,7 +281,7 @@ func classifySubmitError(code int) submitVerdict {
 	return submitRetry
 }
 
-// replayAnswer is the result of command/replay (protocol §7).
+// replayAnswer is the result of command/replay (docs/protocol.md §7).
 type replayAnswer struct {
 	State      string `json:"state"`
 	TurnID     string `json:"turnId"`
@@ -316,12 +323,12 @@ type replayAction struct {
 }
 
 // reconcileReplay maps a command/replay answer for one of this client's
-// pending entries to an action (seed 000, "Reconciling pending entries on
-// reconnect"). A settled command retires per its settlement kind; a
-// pending, queued or started one stays pending; an unknown one was never
-// admitted: an unacked entry is resubmitted, while an entry the host had
-// acked and now forgets (its journal was lost) returns its text to the
-// composer rather than run twice or linger as a ghost.
+// pending entries to an action (docs/protocol.md §7, "On reconnect"). A
+// settled command retires per its settlement kind; a pending, queued or
+// started one stays pending; an unknown one was never admitted: an unacked
+// entry is resubmitted, while an entry the host had acked and now forgets
+// (its journal was lost) returns its text to the composer rather than run
+// twice or linger as a ghost.
 func reconcileReplay(a replayAnswer, acked bool) replayAction {
 	switch a.State {
 	case "pending":

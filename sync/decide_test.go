@@ -2,6 +2,7 @@ package sync
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 	"time"
 
@@ -34,10 +35,12 @@ func TestGateEvent(t *testing.T) {
 		{"ephemeral below the cursor but above the durable one", eph(11), 12, 10, drop},
 	}
 	for _, c := range cases {
-		if got := gateEvent(c.ev, c.cursor, c.dcurs); got != c.want {
-			t.Errorf("%s: gate(seq %d prev %d | cursor %d durable %d) = %v, want %v",
-				c.name, c.ev.Seq, c.ev.PrevSeq, c.cursor, c.dcurs, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := gateEvent(c.ev, c.cursor, c.dcurs); got != c.want {
+				t.Errorf("gate(seq %d prev %d | cursor %d durable %d) = %v, want %v",
+					c.ev.Seq, c.ev.PrevSeq, c.cursor, c.dcurs, got, c.want)
+			}
+		})
 	}
 }
 
@@ -60,9 +63,11 @@ func TestAcceptAfterPage(t *testing.T) {
 		{"would leave a hole (cursor above held range)", req, "e1", "e1", 3, 9, pageStale},
 	}
 	for _, c := range cases {
-		if got := acceptAfterPage(c.req, c.answerEpoch, c.stateEpoch, c.gen, c.durable); got != c.want {
-			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := acceptAfterPage(c.req, c.answerEpoch, c.stateEpoch, c.gen, c.durable); got != c.want {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
 	}
 }
 
@@ -83,9 +88,11 @@ func TestAcceptBeforePage(t *testing.T) {
 		{"host answers from another epoch", "e9", "e1", 2, "v:s:40", pageEpoch},
 	}
 	for _, c := range cases {
-		if got := acceptBeforePage(req, c.answerEpoch, c.stateEpoch, c.gen, c.start); got != c.want {
-			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := acceptBeforePage(req, c.answerEpoch, c.stateEpoch, c.gen, c.start); got != c.want {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
 	}
 }
 
@@ -117,8 +124,8 @@ func TestBackoffSequenceAndResets(t *testing.T) {
 }
 
 // A catch-up is not a success by itself: only a connection that stayed
-// live healthyAfter starts the backoff over (item 7 of the hardening
-// issue: a host that sends an oversize frame after each catch-up).
+// live healthyAfter starts the backoff over (a host that sends an
+// oversize frame after each catch-up must not be retried once a second).
 func TestDecideRetry(t *testing.T) {
 	const h = healthyAfter
 	cases := []struct {
@@ -142,48 +149,65 @@ func TestDecideRetry(t *testing.T) {
 		{"scaled threshold (tests)", retryInputs{Attempt: 3, LiveFor: 400 * time.Millisecond, HealthyAfter: 300 * time.Millisecond}, time.Second, 1},
 	}
 	for _, c := range cases {
-		wait, n := decideRetry(c.in)
-		if wait != c.wait || n != c.nextCount {
-			t.Errorf("%s: wait %v, attempt %d; want %v, %d", c.name, wait, n, c.wait, c.nextCount)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			wait, n := decideRetry(c.in)
+			if wait != c.wait || n != c.nextCount {
+				t.Errorf("wait %v, attempt %d; want %v, %d", wait, n, c.wait, c.nextCount)
+			}
+		})
 	}
 }
 
 func TestDecideFreshnessPriority(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	auth := func(in freshInputs) freshInputs {
+		in.RefusalReason = ReasonAuth
+		return in
+	}
+	lost := func(in freshInputs) freshInputs {
+		in.LastReason = ReasonUnreachable
+		return in
+	}
 	cases := []struct {
-		name string
-		in   freshInputs
-		want FreshState
+		name   string
+		in     freshInputs
+		want   FreshState
+		reason string
 	}{
-		{"first attempt", freshInputs{}, Connecting},
-		{"first attempt connected, initializing", freshInputs{Connected: true}, Updating},
-		{"connected and caught up", freshInputs{Connected: true, CaughtUp: true, EverConnected: true}, Live},
-		{"connected, catching up", freshInputs{Connected: true, EverConnected: true}, Updating},
-		{"offline after a loss", freshInputs{EverConnected: true, LastErr: "lost", NextAttempt: at, Attempt: 2}, Reconnecting},
-		{"first attempt failed", freshInputs{LastErr: "refused", NextAttempt: at, Attempt: 1}, Reconnecting},
-		{"refusal beats reconnecting", freshInputs{Refusal: "401", LastErr: "401", NextAttempt: at}, Error},
-		{"refusal beats updating", freshInputs{Refusal: "unknown session", Connected: true}, Error},
-		{"refusal beats live", freshInputs{Refusal: "x", Connected: true, CaughtUp: true}, Error},
-		{"user retry beats error", freshInputs{UserRetry: true, Refusal: "401"}, Retrying},
+		{"first attempt", freshInputs{}, Connecting, ""},
+		{"first attempt connected, initializing", freshInputs{Connected: true}, Updating, ""},
+		{"connected and caught up", freshInputs{Connected: true, CaughtUp: true, EverConnected: true}, Live, ""},
+		{"connected, catching up", freshInputs{Connected: true, EverConnected: true}, Updating, ""},
+		{"offline after a loss", lost(freshInputs{EverConnected: true, LastErr: "lost", NextAttempt: at, Attempt: 2}), Reconnecting, ReasonUnreachable},
+		{"first attempt failed", lost(freshInputs{LastErr: "refused", NextAttempt: at, Attempt: 1}), Reconnecting, ReasonUnreachable},
+		{"refusal beats reconnecting", lost(auth(freshInputs{Refusal: "401", LastErr: "401", NextAttempt: at})), Error, ReasonAuth},
+		{"refusal beats updating", freshInputs{Refusal: "unknown session", RefusalReason: ReasonNoSession, Connected: true}, Error, ReasonNoSession},
+		{"refusal beats live", freshInputs{Refusal: "x", RefusalReason: ReasonProtocol, Connected: true, CaughtUp: true}, Error, ReasonProtocol},
+		{"user retry beats error", auth(freshInputs{UserRetry: true, Refusal: "401"}), Retrying, ReasonAuth},
 		// A user retry without a refusal only makes the banner more
 		// accurate: it never turns reconnecting or updating into an
 		// error-shaped state with no error to show.
-		{"user retry while connected but catching up", freshInputs{UserRetry: true, Connected: true, EverConnected: true}, Updating},
-		{"user retry while reconnecting: trying now", freshInputs{UserRetry: true, EverConnected: true, LastErr: "connection refused", Attempt: 3}, Reconnecting},
-		{"user retry on the first attempt", freshInputs{UserRetry: true}, Connecting},
+		{"user retry while connected but catching up", lost(freshInputs{UserRetry: true, Connected: true, EverConnected: true}), Updating, ""},
+		{"user retry while reconnecting: trying now", lost(freshInputs{UserRetry: true, EverConnected: true, LastErr: "connection refused", Attempt: 3}), Reconnecting, ReasonUnreachable},
+		{"user retry on the first attempt", freshInputs{UserRetry: true}, Connecting, ""},
+		// The last error's reason is not the refusal's: while refused, the
+		// refusal classifies the banner.
+		{"refused, the last error was a lost link", lost(auth(freshInputs{Refusal: "401", LastErr: "lost", NextAttempt: at})), Error, ReasonAuth},
+		{"live forgets the last reason", lost(freshInputs{Connected: true, CaughtUp: true, EverConnected: true}), Live, ""},
 	}
 	for _, c := range cases {
-		got := decideFreshness(c.in)
-		if got.State != c.want {
-			t.Errorf("%s: %v, want %v", c.name, got.State, c.want)
-		}
-		if got.State == Reconnecting && (!got.NextAttempt.Equal(c.in.NextAttempt) || got.Err != c.in.LastErr || got.Attempt != c.in.Attempt) {
-			t.Errorf("%s: reconnecting lacks banner data: %+v", c.name, got)
-		}
-		if (got.State == Error || got.State == Retrying) && (got.Err == "" || got.Err != c.in.Refusal) {
-			t.Errorf("%s: %s lacks its message: %+v", c.name, got.State, got)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got := decideFreshness(c.in)
+			if got.State != c.want || got.Reason != c.reason {
+				t.Errorf("%v (reason %q), want %v (reason %q)", got.State, got.Reason, c.want, c.reason)
+			}
+			if got.State == Reconnecting && (!got.NextAttempt.Equal(c.in.NextAttempt) || got.Err != c.in.LastErr || got.Attempt != c.in.Attempt) {
+				t.Errorf("reconnecting lacks banner data: %+v", got)
+			}
+			if (got.State == Error || got.State == Retrying) && (got.Err == "" || got.Err != c.in.Refusal) {
+				t.Errorf("%s lacks its message: %+v", got.State, got)
+			}
+		})
 	}
 }
 
@@ -198,9 +222,11 @@ func TestClassifySubmitError(t *testing.T) {
 		model.CodeUnknownSession: submitSessionGone,
 	}
 	for code, want := range cases {
-		if got := classifySubmitError(code); got != want {
-			t.Errorf("code %d: %v, want %v", code, got, want)
-		}
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			if got := classifySubmitError(code); got != want {
+				t.Errorf("code %d: %v, want %v", code, got, want)
+			}
+		})
 	}
 }
 
@@ -236,9 +262,11 @@ func TestReconcileReplay(t *testing.T) {
 		{"unknown state: keep, report", `{"state":"limbo"}`, true, replayAction{Keep: true, Detail: "unknown replay state limbo"}},
 	}
 	for _, c := range cases {
-		if got := reconcileReplay(ans(c.answer), c.acked); got != c.want {
-			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := reconcileReplay(ans(c.answer), c.acked); got != c.want {
+				t.Errorf("%+v, want %+v", got, c.want)
+			}
+		})
 	}
 	// Only the composer-returning reasons give text back.
 	if !model.RetiredGaveUp.ReturnsText() || model.RetiredRejected.ReturnsText() {
@@ -263,15 +291,19 @@ func TestNormalizeURL(t *testing.T) {
 		"https://example.org:443/x/y": "wss://example.org:443/x/y",
 	}
 	for in, want := range cases {
-		got, err := NormalizeURL(in)
-		if err != nil || got != want {
-			t.Errorf("NormalizeURL(%q) = %q, %v; want %q", in, got, err, want)
-		}
+		t.Run(in, func(t *testing.T) {
+			got, err := NormalizeURL(in)
+			if err != nil || got != want {
+				t.Errorf("NormalizeURL(%q) = %q, %v; want %q", in, got, err, want)
+			}
+		})
 	}
 	for _, bad := range []string{"", "ftp://h:1", "ws://", "://x"} {
-		if got, err := NormalizeURL(bad); err == nil {
-			t.Errorf("NormalizeURL(%q) = %q, want an error", bad, got)
-		}
+		t.Run("refused "+bad, func(t *testing.T) {
+			if got, err := NormalizeURL(bad); err == nil {
+				t.Errorf("NormalizeURL(%q) = %q, want an error", bad, got)
+			}
+		})
 	}
 }
 

@@ -1,11 +1,11 @@
 package sync
 
 // ErrorsSince returns the errors recorded after the first seen of them
-// (a count a consumer kept from an earlier Snapshot's ErrorCount, 0 at
+// (a count a consumer kept from an earlier Picture's ErrorCount, 0 at
 // first), oldest first, and how many of those are no longer held (more
 // than Errors keeps were recorded in between). Report them and keep
 // ErrorCount as the new seen.
-func (s Snapshot) ErrorsSince(seen uint64) (errs []string, lost uint64) {
+func (s Picture) ErrorsSince(seen uint64) (errs []string, lost uint64) {
 	if s.ErrorCount <= seen {
 		return nil, 0
 	}

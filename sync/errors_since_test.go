@@ -24,7 +24,7 @@ func TestErrorsSince(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, lost := Snapshot{Errors: c.errs, ErrorCount: c.count}.ErrorsSince(c.seen)
+			got, lost := Picture{Errors: c.errs, ErrorCount: c.count}.ErrorsSince(c.seen)
 			if !slices.Equal(got, c.want) || lost != c.lost {
 				t.Fatalf("got %q lost %d, want %q lost %d", got, lost, c.want, c.lost)
 			}

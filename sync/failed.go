@@ -3,7 +3,7 @@ package sync
 import "github.com/lookout-sh/lookout/model"
 
 // GivesBack reports whether a retirement of this reason is published in
-// Snapshot.Returned: its text is the user's to take back. Unqueued and
+// Picture.Returned: its text is the user's to take back. Unqueued and
 // gave-up prompts go straight back to the composer
 // (RetireReason.ReturnsText); a rejected prompt, or one whose turn failed
 // to launch, is shown as a failed entry the user can take back.

@@ -18,7 +18,7 @@ func TestLaunchFailureIsReturnedWithItsReason(t *testing.T) {
 	c := runClient(t, Options{URL: h.URL(), Token: h.Token(), SessionID: sid})
 	waitFor(t, c.Client, "live", isLive)
 	cid := c.Submit("launch fail, please")
-	s := waitFor(t, c.Client, "the failed prompt in Returned", func(s Snapshot) bool {
+	s := waitFor(t, c.Client, "the failed prompt in Returned", func(s Picture) bool {
 		return len(s.Returned) == 1 && len(s.View.Pending) == 0
 	})
 	r := s.Returned[0]

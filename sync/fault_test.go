@@ -27,7 +27,7 @@ func settle(t *testing.T, p *faultProxy, c *runningClient, h *host.Host, sid str
 	p.CutEach(0, 0)
 	p.Drop(nil)
 	p.Refuse(false)
-	s := waitFor(t, c.Client, "idle after the schedule", func(s Snapshot) bool {
+	s := waitFor(t, c.Client, "idle after the schedule", func(s Picture) bool {
 		if !idle(s) {
 			return false
 		}
@@ -67,7 +67,7 @@ func TestRandomCutsMidFrame(t *testing.T) {
 				// Let a random number of connections go by (or the prompt
 				// settle, when the traffic left is too small to be cut).
 				target, cid := p.Accepted()+rng.IntN(3), cids[i]
-				waitFor(t, c.Client, "connections to cycle", func(Snapshot) bool {
+				waitFor(t, c.Client, "connections to cycle", func(Picture) bool {
 					_, settled := c.Settlement(cid)
 					return p.Accepted() >= target || settled
 				})
@@ -105,7 +105,7 @@ func TestDroppedDurableFramesAreAGap(t *testing.T) {
 	for i := range 3 {
 		cids = append(cids, c.Submit(fmt.Sprintf("gap prompt %d", i)))
 	}
-	waitFor(t, c.Client, "turns done", func(s Snapshot) bool {
+	waitFor(t, c.Client, "turns done", func(s Picture) bool {
 		for _, cid := range cids {
 			if _, ok := c.Settlement(cid); !ok {
 				return false
@@ -133,17 +133,17 @@ func TestRefusedForAWhile(t *testing.T) {
 	p := newFaultProxy(t, h.Addr(), 4)
 	p.Refuse(true)
 	c := fastClient(t, Options{URL: p.URL(), Token: h.Token(), SessionID: sid})
-	s := waitFor(t, c.Client, "reconnecting with backoff", func(s Snapshot) bool {
+	s := waitFor(t, c.Client, "reconnecting with backoff", func(s Picture) bool {
 		return s.Freshness.State == Reconnecting && s.Freshness.Attempt >= 3
 	})
 	if s.Freshness.NextAttempt.IsZero() || s.Freshness.Err == "" || s.Freshness.Reason != ReasonUnreachable {
 		t.Fatalf("reconnecting banner lacks its data: %+v", s.Freshness)
 	}
 	cid := c.Submit("sent while offline")
-	waitFor(t, c.Client, "offline pending entry", func(s Snapshot) bool { return len(s.View.Pending) == 1 })
+	waitFor(t, c.Client, "offline pending entry", func(s Picture) bool { return len(s.View.Pending) == 1 })
 	accepted := p.Accepted()
 	c.Retry()
-	s = waitFor(t, c.Client, "the user's retry attempts and fails back to reconnecting", func(s Snapshot) bool {
+	s = waitFor(t, c.Client, "the user's retry attempts and fails back to reconnecting", func(s Picture) bool {
 		f := s.Freshness
 		if f.State == Error || f.State == Retrying {
 			t.Fatalf("a user retry while reconnecting made the banner %s: %+v", f.State, f)
@@ -177,7 +177,7 @@ func TestStalledSocketFocusProbe(t *testing.T) {
 	p.StallAll()
 	cid := c.Submit("sent into a stalled socket")
 	c.Focus()
-	waitFor(t, c.Client, "reconnected after the probe", func(s Snapshot) bool { return p.Accepted() > before })
+	waitFor(t, c.Client, "reconnected after the probe", func(s Picture) bool { return p.Accepted() > before })
 	settle(t, p, c, h, sid, []string{cid})
 }
 
@@ -192,9 +192,9 @@ func TestDurableHostRestart(t *testing.T) {
 	c := fastClient(t, Options{URL: p.URL(), Token: h.Token(), SessionID: sid, Deltas: true})
 	waitFor(t, c.Client, "live", isLive)
 	done := c.Submit("a first prompt that completes")
-	waitFor(t, c.Client, "first turn done", func(s Snapshot) bool { return idle(s) && userMessages(s.View)[done] == 1 })
+	waitFor(t, c.Client, "first turn done", func(s Picture) bool { return idle(s) && userMessages(s.View)[done] == 1 })
 	slow := c.Submit("slow: keep running")
-	waitFor(t, c.Client, "slow turn streaming", func(s Snapshot) bool {
+	waitFor(t, c.Client, "slow turn streaming", func(s Picture) bool {
 		for _, it := range s.View.Items {
 			if it.Kind == model.KindAgentMessage && it.IsOpen() && it.Text() != "" {
 				return true
@@ -203,19 +203,19 @@ func TestDurableHostRestart(t *testing.T) {
 		return false
 	})
 	queued := c.Submit("queued behind the first")
-	waitFor(t, c.Client, "queued", func(s Snapshot) bool { return len(s.View.QueuedTurns) == 1 })
+	waitFor(t, c.Client, "queued", func(s Picture) bool { return len(s.View.QueuedTurns) == 1 })
 	// The network goes first, then the host: the client sees neither the
 	// shutdown's terminals nor the close.
 	p.Refuse(true)
 	p.KillAll()
-	waitFor(t, c.Client, "reconnecting", func(s Snapshot) bool { return s.Freshness.State == Reconnecting })
+	waitFor(t, c.Client, "reconnecting", func(s Picture) bool { return s.Freshness.State == Reconnecting })
 	stopped := activeTurnID(c.Current().View)
 	h.Close()
 	h2 := startHost(t, host.Options{DataDir: dir, Pace: 5 * time.Millisecond})
 	p.SetTarget(h2.Addr())
 	p.Refuse(false)
 	// The queued turn runs once the host is back; the slow one ended.
-	s := waitFor(t, c.Client, "the slow turn's terminal", func(s Snapshot) bool {
+	s := waitFor(t, c.Client, "the slow turn's terminal", func(s Picture) bool {
 		return isLive(s) && activeTurnID(s.View) != stopped
 	})
 	for _, it := range s.View.Items {
@@ -235,9 +235,9 @@ func TestEphemeralHostDeath(t *testing.T) {
 	sid := createSession(t, h.URL(), h.Token(), "ephemeral")
 	p := newFaultProxy(t, h.Addr(), 7)
 	c := fastClient(t, Options{URL: p.URL(), Token: h.Token(), SessionID: sid, Deltas: true})
-	waitFor(t, c.Client, "live", func(s Snapshot) bool { return isLive(s) && s.Durability == "ephemeral" })
+	waitFor(t, c.Client, "live", func(s Picture) bool { return isLive(s) && s.Durability == "ephemeral" })
 	c.Submit("slow: stream for ever")
-	waitFor(t, c.Client, "open item", func(s Snapshot) bool {
+	waitFor(t, c.Client, "open item", func(s Picture) bool {
 		for _, it := range s.View.Items {
 			if it.IsOpen() && it.Kind == model.KindAgentMessage && it.Text() != "" {
 				return true
@@ -251,7 +251,7 @@ func TestEphemeralHostDeath(t *testing.T) {
 	h2 := startHost(t, host.Options{Ephemeral: true, DataDir: dir, Pace: 5 * time.Millisecond})
 	p.SetTarget(h2.Addr())
 	p.Refuse(false)
-	s := waitFor(t, c.Client, "error state", func(s Snapshot) bool { return s.Freshness.State == Error })
+	s := waitFor(t, c.Client, "error state", func(s Picture) bool { return s.Freshness.State == Error })
 	if s.Freshness.Reason != ReasonNoSession {
 		t.Fatalf("freshness %+v, want an unknown-session error", s.Freshness)
 	}
@@ -296,6 +296,6 @@ func TestSilentConnectionIsDead(t *testing.T) {
 	before := p.Accepted()
 	p.StallAll()
 	cid := c.Submit("into the silence")
-	waitFor(t, c, "reconnected after the silence", func(Snapshot) bool { return p.Accepted() > before })
+	waitFor(t, c, "reconnected after the silence", func(Picture) bool { return p.Accepted() > before })
 	settle(t, p, r, h, sid, []string{cid})
 }

@@ -61,7 +61,7 @@ func runScaledClient(t testing.TB, o Options, timeScale float64) *runningClient 
 }
 
 // waitFor waits until cond holds for the client's published snapshot.
-func waitFor(t testing.TB, c *Client, what string, cond func(Snapshot) bool) Snapshot {
+func waitFor(t testing.TB, c *Client, what string, cond func(Picture) bool) Picture {
 	t.Helper()
 	deadline := time.NewTimer(waitTimeout)
 	defer deadline.Stop()
@@ -80,9 +80,9 @@ func waitFor(t testing.TB, c *Client, what string, cond func(Snapshot) bool) Sna
 	}
 }
 
-func isLive(s Snapshot) bool { return s.Freshness.State == Live }
+func isLive(s Picture) bool { return s.Freshness.State == Live }
 
-func idle(s Snapshot) bool {
+func idle(s Picture) bool {
 	return isLive(s) && s.View.ActiveTurn == nil && len(s.View.QueuedTurns) == 0 && len(s.View.Pending) == 0
 }
 
@@ -239,7 +239,7 @@ func createSession(t testing.TB, url, token, title string) string {
 	return out.SessionID
 }
 
-func hasErr(s Snapshot, sub string) bool {
+func hasErr(s Picture, sub string) bool {
 	for _, e := range s.Errors {
 		if strings.Contains(e, sub) {
 			return true

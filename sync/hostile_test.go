@@ -19,8 +19,8 @@ import (
 	"github.com/lookout-sh/lookout/model"
 )
 
-// hostileHost is a scripted host that breaks the protocol's bounds (item
-// 7 of the hardening issue). It answers like a host whose session "s1" is
+// hostileHost is a scripted host that breaks the protocol's bounds (docs/sync.md,
+// "Bounds against a bad host"). It answers like a host whose session "s1" is
 // empty (a snapshot at v:s1:0, empty pages) and, after each subscribe
 // answer, runs its live script on that connection: whatever the test
 // wants a bad host to send.
@@ -153,10 +153,10 @@ func heldItems(t testing.TB, c *Client) (n int, dropped int, hasOlder bool) {
 	return
 }
 
-// 7b: a host that sends 200,000 items. The client holds at most its item
+// A host that sends 200,000 items. The client holds at most its item
 // bound (the oldest are dropped and become history to page back in), and
 // its heap stays bounded: before the bound, 200,000 items took over
-// 200 MB here (the issue measured 2.13 GB for a million).
+// 200 MB here.
 func TestHostileManyItemsStayBounded(t *testing.T) {
 	const n = 200_000
 	text := strings.Repeat("x", 200)
@@ -213,7 +213,7 @@ func TestHostileDeltaFloodIsCut(t *testing.T) {
 	})
 	before := heapAfterGC()
 	c := runClient(t, Options{URL: h.URL(), Token: "t", SessionID: "s1", Deltas: true})
-	s := waitFor(t, c.Client, "the flood folded", func(s Snapshot) bool { return s.View.Cursor == 1+total/int64(len(chunk)) })
+	s := waitFor(t, c.Client, "the flood folded", func(s Picture) bool { return s.View.Cursor == 1+total/int64(len(chunk)) })
 	it := s.View.ItemByID("flood")
 	grew := int64(heapAfterGC()) - int64(before)
 	t.Logf("text %d bytes, heap grew %.1f MB", len(it.Text()), float64(grew)/(1<<20))
@@ -245,7 +245,7 @@ func TestCacheFileIsBounded(t *testing.T) {
 	})
 	dir := t.TempDir()
 	c := runClient(t, Options{URL: h.URL(), Token: "t", SessionID: "s1", CacheDir: dir})
-	waitFor(t, c.Client, "every item folded", func(s Snapshot) bool { return s.View.Cursor == n && isLive(s) })
+	waitFor(t, c.Client, "every item folded", func(s Picture) bool { return s.View.Cursor == n && isLive(s) })
 	c.Stop()
 	path := cachePath(dir, c.URL(), "s1")
 	data, err := os.ReadFile(path)
@@ -341,7 +341,7 @@ func TestHostileOversizeFrameBacksOff(t *testing.T) {
 		_ = send(oversize)
 	})
 	deadline = time.After(30 * time.Second)
-	for s := c.Current(); !(s.Freshness.State == Reconnecting && s.Freshness.Attempt == 1); s = c.Current() {
+	for s := c.Current(); s.Freshness.State != Reconnecting || s.Freshness.Attempt != 1; s = c.Current() {
 		select {
 		case <-c.Updates():
 		case <-deadline:

@@ -69,13 +69,19 @@ func TestHostsFileRoundTrip(t *testing.T) {
 // A broken hosts file is an error that does not quote it.
 func TestHostsFileErrors(t *testing.T) {
 	dir := t.TempDir()
+	write := func(path, data string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	bad := filepath.Join(dir, "bad.json")
-	os.WriteFile(bad, []byte(`{"version":1,"hosts":{"ws://h:1":{"token":"secret-tok`), 0o600)
+	write(bad, `{"version":1,"hosts":{"ws://h:1":{"token":"secret-tok`)
 	if _, err := LoadHosts(bad); err == nil || strings.Contains(err.Error(), "secret") {
 		t.Fatalf("broken file: %v", err)
 	}
 	future := filepath.Join(dir, "future.json")
-	os.WriteFile(future, []byte(`{"version":2,"hosts":{}}`), 0o600)
+	write(future, `{"version":2,"hosts":{}}`)
 	if _, err := LoadHosts(future); err == nil || !strings.Contains(err.Error(), "version 2") {
 		t.Fatalf("future version: %v", err)
 	}

@@ -36,14 +36,15 @@ func pickSession(ss []SessionInfo) string {
 	return ss[best].SessionID
 }
 
-// RPCError is an error answer from the host to one request.
-type RPCError struct {
+// CallError is the host's error answer to one request of a one-shot call
+// (ListSessions, CreateSession).
+type CallError struct {
 	Method string
 	Code   int
 	Msg    string
 }
 
-func (e *RPCError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Method, e.Msg, e.Code) }
+func (e *CallError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Method, e.Msg, e.Code) }
 
 // listPage is one session/list answer. A host that does not page answers
 // without hasMore: one page holds everything.
@@ -172,7 +173,7 @@ func oneShot(ctx context.Context, opts Options, do func(callFunc) error) error {
 					continue
 				}
 				if f.Error != nil {
-					return nil, &RPCError{Method: method, Code: f.Error.Code, Msg: f.Error.Message}
+					return nil, &CallError{Method: method, Code: f.Error.Code, Msg: f.Error.Message}
 				}
 				return f.Result, nil
 			}
@@ -198,7 +199,7 @@ type ConnectError struct {
 func (e *ConnectError) Error() string { return e.Msg }
 
 func asConnectError(err error) error {
-	var ce *connError
+	var ce *linkError
 	if errors.As(err, &ce) {
 		return &ConnectError{Refused: ce.Persistent, Status: ce.Status, Msg: ce.Msg}
 	}

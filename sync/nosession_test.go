@@ -17,14 +17,14 @@ func TestUnknownSessionIsFinal(t *testing.T) {
 	p := newFaultProxy(t, h.Addr(), 7)
 	c := fastClient(t, Options{URL: p.URL(), Token: h.Token(), SessionID: "no-such-session"})
 	early := c.Submit("typed before the answer")
-	s := waitFor(t, c.Client, "the unknown session", func(s Snapshot) bool {
+	s := waitFor(t, c.Client, "the unknown session", func(s Picture) bool {
 		return s.Freshness.State == Error && s.Freshness.Reason == ReasonNoSession
 	})
 	if !s.Freshness.NextAttempt.IsZero() {
 		t.Fatalf("a background retry is scheduled for a session that does not exist: %+v", s.Freshness)
 	}
 	late := c.Submit("typed after")
-	s = waitFor(t, c.Client, "both prompts given back", func(s Snapshot) bool {
+	s = waitFor(t, c.Client, "both prompts given back", func(s Picture) bool {
 		return len(s.View.Pending) == 0 && len(s.Returned) == 2
 	})
 	for i, cid := range []string{early, late} {
@@ -42,8 +42,8 @@ func TestUnknownSessionIsFinal(t *testing.T) {
 		t.Fatalf("freshness %+v", f)
 	}
 	c.Retry()
-	waitFor(t, c.Client, "the user's retry asks again", func(Snapshot) bool { return p.Accepted() > accepted })
-	waitFor(t, c.Client, "and lands on the same final state", func(s Snapshot) bool {
+	waitFor(t, c.Client, "the user's retry asks again", func(Picture) bool { return p.Accepted() > accepted })
+	waitFor(t, c.Client, "and lands on the same final state", func(s Picture) bool {
 		return s.Freshness.State == Error && s.Freshness.Reason == ReasonNoSession && s.Freshness.NextAttempt.IsZero()
 	})
 }

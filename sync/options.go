@@ -22,7 +22,7 @@ import (
 type Options struct {
 	// URL names the host: ws:// or wss:// URL, http(s)://host:port, or a
 	// bare host:port. A URL without a path means the path /v1/ws
-	// (protocol §5). Required.
+	// (docs/protocol.md §5). Required.
 	URL string
 	// Token is an explicit bearer token, the caller's own choice: it is
 	// sent to URL (subject to the plaintext rule, see InsecurePlaintext).
@@ -65,7 +65,9 @@ type Options struct {
 	ClientName string
 	// Logger receives debug and warning logs; nil discards them.
 	Logger *slog.Logger
-	// Now is the clock (for tests); nil means time.Now.
+	// Now is the time the client reads (a submission's time, the next
+	// attempt's, the replica's savedAt, how long a link was live); nil
+	// means time.Now.
 	Now func() time.Time
 
 	// Replay makes the client fold the session's whole durable history
@@ -105,7 +107,7 @@ type Options struct {
 	// MaxFieldBytes bounds one string field of an item (default 1 MiB;
 	// the host's own bound is 64 KiB, so a conforming host never reaches
 	// it): the field stops growing, the item is marked cut and the cut is
-	// reported in Snapshot.Errors. MaxItemBytes bounds what deltas grow
+	// reported in Picture.Errors. MaxItemBytes bounds what deltas grow
 	// one item to (default 8 MiB).
 	MaxFieldBytes int
 	MaxItemBytes  int

@@ -18,7 +18,7 @@ func runPrompts(t *testing.T, c *runningClient, prompts ...string) {
 	for _, p := range prompts {
 		cids = append(cids, c.Submit(p))
 	}
-	waitFor(t, c.Client, "prompts done", func(s Snapshot) bool {
+	waitFor(t, c.Client, "prompts done", func(s Picture) bool {
 		n := userMessages(s.View)
 		for _, cid := range cids {
 			if n[cid] != 1 {
@@ -47,7 +47,7 @@ func TestLoadOlderPagesHistory(t *testing.T) {
 		before := len(s.View.Items)
 		c.LoadOlder()
 		c.LoadOlder() // a second request while one is in flight is a no-op
-		s = waitFor(t, c.Client, "older page", func(s Snapshot) bool { return !s.HistoryLoading && len(s.View.Items) > before })
+		s = waitFor(t, c.Client, "older page", func(s Picture) bool { return !s.HistoryLoading && len(s.View.Items) > before })
 		if pages > total {
 			t.Fatal("history never ends")
 		}
@@ -89,7 +89,7 @@ func TestReplicaCachePaintsThenResumes(t *testing.T) {
 	rb.cancel = cancel
 	go func() { defer close(rb.done); _ = b.Run(ctx) }()
 	t.Cleanup(rb.Stop)
-	s = waitFor(t, b, "caught up", func(s Snapshot) bool { return idle(s) && len(s.View.Items) > held })
+	s = waitFor(t, b, "caught up", func(s Picture) bool { return idle(s) && len(s.View.Items) > held })
 	if s.CachePainted {
 		t.Fatal("still marked as painted from the cache after catching up")
 	}
@@ -108,7 +108,7 @@ func TestDisplayOnlyReplicaGrantsNoAuthority(t *testing.T) {
 	a := fastClient(t, Options{URL: h.URL(), Token: h.Token(), SessionID: sid, CacheDir: dir, Deltas: true})
 	waitFor(t, a.Client, "live", isLive)
 	a.Submit("slow: stream")
-	waitFor(t, a.Client, "open item with text", func(s Snapshot) bool {
+	waitFor(t, a.Client, "open item with text", func(s Picture) bool {
 		for _, it := range s.View.Items {
 			if it.IsOpen() && it.Kind == model.KindAgentMessage && it.Text() != "" {
 				return true

@@ -24,16 +24,20 @@ func (s SessionInfo) Updated() time.Time {
 // greatest first (the host's ids grow with time, so the newer first).
 func CompareSessions(a, b SessionInfo) int {
 	ta, tb := a.Updated(), b.Updated()
-	switch {
-	case ta.IsZero() != tb.IsZero():
-		if ta.IsZero() {
-			return 1
-		}
-		return -1
-	case !ta.Equal(tb):
-		return tb.Compare(ta)
+	return cmp.Or(
+		cmp.Compare(unreadable(ta), unreadable(tb)),
+		tb.Compare(ta),
+		cmp.Compare(b.SessionID, a.SessionID),
+	)
+}
+
+// unreadable ranks a session's time for CompareSessions: 1 (last) when
+// there is none.
+func unreadable(t time.Time) int {
+	if t.IsZero() {
+		return 1
 	}
-	return cmp.Compare(b.SessionID, a.SessionID)
+	return 0
 }
 
 // SortSessions sorts ss in place with CompareSessions.

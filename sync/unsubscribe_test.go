@@ -12,7 +12,7 @@ import (
 )
 
 // Leaving a session (the client stops) sends session/unsubscribe before the
-// socket closes (seed 001: unsubscribe on view switch). A scripted host
+// socket closes (docs/sync.md, "Leaving a session"). A scripted host
 // records what the client sends.
 func TestStopUnsubscribes(t *testing.T) {
 	got := make(chan string, 64)
@@ -32,7 +32,10 @@ func TestStopUnsubscribes(t *testing.T) {
 				ID     json.RawMessage `json:"id"`
 				Method string          `json:"method"`
 			}
-			json.Unmarshal(data, &req)
+			if err := json.Unmarshal(data, &req); err != nil {
+				t.Errorf("the client sent a frame that is not JSON: %s", data)
+				return
+			}
 			got <- req.Method
 			result := `{}`
 			switch req.Method {
@@ -43,7 +46,9 @@ func TestStopUnsubscribes(t *testing.T) {
 			case "view/page":
 				result = `{"epoch":"e1","events":[],"startCursor":"v:s1:0","endCursor":"v:s1:0","hasNewer":false,"hasOlder":false}`
 			}
-			ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":`+result+`}`))
+			if err := ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":`+result+`}`)); err != nil {
+				return
+			}
 		}
 	}))
 	defer srv.Close()

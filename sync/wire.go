@@ -14,7 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// Wire limits (protocol §1).
+// Wire limits (docs/protocol.md §1).
 const (
 	// deadAfter: a connection that hears nothing (no frame, no ping) for
 	// this long is dead.
@@ -29,8 +29,15 @@ const (
 	dialTimeout = 10 * time.Second
 )
 
-// connError is a failure to connect or a lost connection, classified.
-type connError struct {
+// socketDeadline is a socket deadline d from now. Socket deadlines are
+// the operating system's, in real time: they are the one use of the
+// wall clock that does not go through the loop's clock.
+func socketDeadline(d time.Duration) time.Time { return time.Now().Add(d) }
+
+// linkError is why a link could not be made or ended, classified for
+// Freshness. It is the loop's own; one-shot callers (ListSessions,
+// CreateSession) get a *ConnectError made from it.
+type linkError struct {
 	// Persistent refusals (401, 403, 404, unknown session, a peer that
 	// breaks the protocol) are shown as Error; the others as Reconnecting.
 	Persistent bool
@@ -41,7 +48,7 @@ type connError struct {
 	Reason string
 }
 
-func (e *connError) reason() string {
+func (e *linkError) reason() string {
 	if e.Reason != "" {
 		return e.Reason
 	}
@@ -51,7 +58,7 @@ func (e *connError) reason() string {
 	return ReasonUnreachable
 }
 
-func (e *connError) Error() string { return e.Msg }
+func (e *linkError) Error() string { return e.Msg }
 
 // wsConn is one WebSocket connection: a reader goroutine delivering frames
 // on Frames, and a writer goroutine draining a queue, so that the client's
@@ -98,11 +105,11 @@ func dialWS(ctx context.Context, cred Credential, tlsConf *tls.Config, silence t
 		dead:    make(chan struct{}),
 		flushed: make(chan struct{}),
 	}
-	_ = ws.SetReadDeadline(time.Now().Add(silence))
+	_ = ws.SetReadDeadline(socketDeadline(silence))
 	ws.SetPingHandler(func(data string) error {
 		// A ping is a sign of life: extend the deadline, then answer it.
-		_ = ws.SetReadDeadline(time.Now().Add(silence))
-		_ = ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(writeTimeout))
+		_ = ws.SetReadDeadline(socketDeadline(silence))
+		_ = ws.WriteControl(websocket.PongMessage, []byte(data), socketDeadline(writeTimeout))
 		return nil
 	})
 	go c.readLoop()
@@ -115,15 +122,15 @@ func classifyDialError(cred Credential, resp *http.Response, err error) error {
 	if resp != nil {
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
-			return &connError{Persistent: true, Status: 401, Reason: ReasonAuth, Msg: unauthorizedMsg(cred)}
+			return &linkError{Persistent: true, Status: 401, Reason: ReasonAuth, Msg: unauthorizedMsg(cred)}
 		case http.StatusForbidden:
-			return &connError{Persistent: true, Status: 403, Reason: ReasonAuth, Msg: "the host refused the connection (403 Forbidden)"}
+			return &linkError{Persistent: true, Status: 403, Reason: ReasonAuth, Msg: "the host refused the connection (403 Forbidden)"}
 		case http.StatusNotFound:
-			return &connError{Persistent: true, Status: 404, Reason: ReasonEndpoint, Msg: fmt.Sprintf("no session host endpoint at %s (404 Not Found)", url)}
+			return &linkError{Persistent: true, Status: 404, Reason: ReasonEndpoint, Msg: fmt.Sprintf("no session host endpoint at %s (404 Not Found)", url)}
 		}
-		return &connError{Status: resp.StatusCode, Msg: fmt.Sprintf("handshake with %s failed: HTTP %d", url, resp.StatusCode)}
+		return &linkError{Status: resp.StatusCode, Msg: fmt.Sprintf("handshake with %s failed: HTTP %d", url, resp.StatusCode)}
 	}
-	return &connError{Msg: fmt.Sprintf("cannot reach %s: %v", url, err)}
+	return &linkError{Msg: fmt.Sprintf("cannot reach %s: %v", url, err)}
 }
 
 // unauthorizedMsg explains a 401: which token was refused, or that none
@@ -148,7 +155,7 @@ func (c *wsConn) readLoop() {
 			c.Close()
 			return
 		}
-		_ = c.ws.SetReadDeadline(time.Now().Add(c.silence))
+		_ = c.ws.SetReadDeadline(socketDeadline(c.silence))
 		if typ != websocket.TextMessage {
 			continue
 		}
@@ -172,7 +179,7 @@ func (c *wsConn) writeLoop() {
 				<-c.stop
 				return
 			}
-			_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+			_ = c.ws.SetWriteDeadline(socketDeadline(writeTimeout))
 			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
 				c.Close()
 				return
@@ -180,6 +187,15 @@ func (c *wsConn) writeLoop() {
 		}
 	}
 }
+
+// Frames delivers the text frames received, in order.
+func (c *wsConn) Frames() <-chan []byte { return c.frames }
+
+// Dead is closed when the reader has ended; Err then says why.
+func (c *wsConn) Dead() <-chan struct{} { return c.dead }
+
+// Err is why the connection ended (valid once Dead is closed).
+func (c *wsConn) Err() error { return c.err }
 
 // Send queues one frame. It never blocks: a connection whose queue is full
 // is too slow to be useful and is closed.
@@ -221,7 +237,7 @@ func (c *wsConn) Close() {
 	c.once.Do(func() {
 		close(c.stop)
 		_ = c.ws.WriteControl(websocket.CloseMessage,
-			websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+			websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), socketDeadline(time.Second))
 		_ = c.ws.Close()
 	})
 }

@@ -51,7 +51,7 @@ func (b bannerText) fit(width int) string {
 // bannerFor is the freshness banner's text and style for snap, or false
 // when live. Error texts may quote the host: one clean line
 // (termtext.Line). No banner shows an error it does not have ("unknown").
-func bannerFor(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Time, offerSessions bool) (bannerText, lipgloss.Style, bool) {
+func bannerFor(t themes.Theme, km keymap.KeyMap, snap sync.Picture, now time.Time, offerSessions bool) (bannerText, lipgloss.Style, bool) {
 	f := snap.Freshness
 	retry := km.Global.Retry.Help().Key
 	var b bannerText
@@ -105,7 +105,7 @@ func bannerFor(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Ti
 // sync snapshot. Cached history stays on screen below it. offerSessions:
 // the program can go back to a session picker (an unknown session's
 // banner offers it).
-func bannerLines(t themes.Theme, km keymap.KeyMap, snap sync.Snapshot, now time.Time, offerSessions bool, width int) []string {
+func bannerLines(t themes.Theme, km keymap.KeyMap, snap sync.Picture, now time.Time, offerSessions bool, width int) []string {
 	b, style, ok := bannerFor(t, km, snap, now, offerSessions)
 	if !ok {
 		return nil

@@ -34,7 +34,7 @@ func TestBannerKeepsTheRetryHintAndNeverSaysUnknown(t *testing.T) {
 		for _, w := range []int{120, 80, 60} {
 			f := newFake(t)
 			longSession(f, 1, 3)
-			f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.Freshness = c.f })
+			f.edit(func(sn *sync.Picture, _ *model.State) { sn.Freshness = c.f })
 			d := newDriver(t, w, 20, Options{Source: f})
 			line := strings.TrimRight(d.lines()[0], " ")
 			for _, want := range c.want {

@@ -91,7 +91,7 @@ func TestHomeShowsBeginningOfSession(t *testing.T) {
 // the session: it offers the dropped history, which pages back in.
 func TestDroppedItemsAreNotTheBeginningOfSession(t *testing.T) {
 	f := newFake(t)
-	f.edit(func(_ *sync.Snapshot, st *model.State) { st.SetLimits(model.Limits{Items: 32}) })
+	f.edit(func(_ *sync.Picture, st *model.State) { st.SetLimits(model.Limits{Items: 32}) })
 	longSession(f, 1, 30)
 	d := newDriver(t, 60, 20, Options{Source: f})
 	if v := f.Current().View; !v.HasOlder || len(v.Items) > 32 {
@@ -112,7 +112,7 @@ func TestDroppedItemsAreNotTheBeginningOfSession(t *testing.T) {
 func olderSession(t *testing.T) *fakeSource {
 	f := newFake(t)
 	f.seq, f.prev = 100, 100
-	f.edit(func(sn *sync.Snapshot, st *model.State) { st.HasOlder = true; st.Cursor, st.DurableCursor = 100, 100 })
+	f.edit(func(sn *sync.Picture, st *model.State) { st.HasOlder = true; st.Cursor, st.DurableCursor = 100, 100 })
 	longSession(f, 51, 30)
 	return f
 }
@@ -135,7 +135,7 @@ func olderPage(t *testing.T, f *fakeSource, first, n int, hasOlder bool) {
 			evs = append(evs, ev)
 		}
 	}
-	f.edit(func(sn *sync.Snapshot, st *model.State) {
+	f.edit(func(sn *sync.Picture, st *model.State) {
 		if err := st.ApplyOlder(evs, hasOlder); err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +157,7 @@ func TestReachingTopLoadsOlderOnceAndKeepsContentAnchored(t *testing.T) {
 	}
 	d.wantScreen("question 51")
 	// More scrolling at the top while the page is in flight asks nothing more.
-	f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.HistoryLoading = true })
+	f.edit(func(sn *sync.Picture, _ *model.State) { sn.HistoryLoading = true })
 	d.pull()
 	d.keys("pgup")
 	d.wantScreen("loading older messages")
@@ -195,7 +195,7 @@ func TestReachingTopLoadsOlderOnceAndKeepsContentAnchored(t *testing.T) {
 func TestShortContentKeepsLoadingOlderUntilFilled(t *testing.T) {
 	f := newFake(t)
 	f.seq, f.prev = 100, 100
-	f.edit(func(sn *sync.Snapshot, st *model.State) { st.HasOlder = true; st.Cursor, st.DurableCursor = 100, 100 })
+	f.edit(func(sn *sync.Picture, st *model.State) { st.HasOlder = true; st.Cursor, st.DurableCursor = 100, 100 })
 	longSession(f, 50, 1)
 	d := newDriver(t, 60, 30, Options{Source: f})
 	if n := countCalls(f, "loadOlder"); n != 1 {
@@ -412,25 +412,25 @@ func TestBanners(t *testing.T) {
 	longSession(f, 1, 5)
 	d := newDriver(t, 80, 24, Options{Source: f})
 	d.noScreen("Reconnecting")
-	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+	f.edit(func(sn *sync.Picture, _ *model.State) {
 		sn.Freshness = sync.Freshness{State: sync.Reconnecting, NextAttempt: fixedNow.Add(2500 * time.Millisecond), Attempt: 2, Err: "connection refused"}
 	})
 	d.pull()
 	d.wantScreen("Reconnecting to host · next attempt in 3s (attempt 2)")
 	d.wantScreen("answer 5") // cached history stays readable
-	f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Updating} })
+	f.edit(func(sn *sync.Picture, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Updating} })
 	d.pull()
 	d.wantScreen("Updating messages")
 	d.noScreen("Reconnecting")
-	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+	f.edit(func(sn *sync.Picture, _ *model.State) {
 		sn.Freshness = sync.Freshness{State: sync.Connecting}
 		sn.CachePainted = true
 	})
 	d.pull()
 	d.wantScreen("Connecting to host… · showing the cached copy")
 	d.wantScreen("answer 5")
-	f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.CachePainted = false })
-	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+	f.edit(func(sn *sync.Picture, _ *model.State) { sn.CachePainted = false })
+	f.edit(func(sn *sync.Picture, _ *model.State) {
 		sn.Freshness = sync.Freshness{State: sync.Error, Err: "unknown session"}
 		sn.Errors = []string{"upstream_frame_error: bad", "unknown_item x"}
 	})
@@ -441,12 +441,12 @@ func TestBanners(t *testing.T) {
 	if !hasCall(f, "retry") {
 		t.Fatalf("calls %v", f.Calls())
 	}
-	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+	f.edit(func(sn *sync.Picture, _ *model.State) {
 		sn.Freshness = sync.Freshness{State: sync.Retrying, Err: "unknown session"}
 	})
 	d.pull()
 	d.wantScreen("retrying…")
-	f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Live} })
+	f.edit(func(sn *sync.Picture, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Live} })
 	d.pull()
 	d.noScreen("Sync error")
 	d.wantScreen("answer 5")

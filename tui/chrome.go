@@ -63,7 +63,7 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) [
 // statusInput is what the status bar shows.
 type statusInput struct {
 	view       *model.View
-	snap       sync.Snapshot
+	snap       sync.Picture
 	host       string
 	sessionID  string
 	now        time.Time

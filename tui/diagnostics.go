@@ -24,7 +24,7 @@ import (
 // Diagnostic kinds.
 const (
 	diagWarning    = "warning"    // a model-request warning from the host
-	diagClient     = "client"     // an error this client recorded (sync.Snapshot.Errors)
+	diagClient     = "client"     // an error this client recorded (sync.Picture.Errors)
 	diagConnection = "connection" // a connection or session error (the banner's)
 )
 
@@ -54,7 +54,7 @@ func warnKey(w model.Warning) string {
 }
 
 // observe logs what snap shows that was not logged yet, at now.
-func (l *diagLog) observe(snap sync.Snapshot, now time.Time) {
+func (l *diagLog) observe(snap sync.Picture, now time.Time) {
 	if v := snap.View; v != nil {
 		for _, w := range v.Warnings {
 			k := warnKey(w)

@@ -81,18 +81,18 @@ func warnAndErrStepwise(t *testing.T, f *fakeSource, d *driver, now *time.Time) 
 		"retryable": true, "attempt": 2, "maxAttempts": 5, "willRetry": true, "turnId": "t1"})
 	d.pull()
 	*now = now.Add(3 * time.Second)
-	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+	f.edit(func(sn *sync.Picture, _ *model.State) {
 		sn.Errors = []string{"upstream_frame_error: malformed frame: not valid JSON",
 			"unknown_item in item/delta (seq 260) item ghost field text: delta for an item never seen"}
 		sn.ErrorCount = 2
 	})
 	d.pull()
 	*now = now.Add(time.Second)
-	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+	f.edit(func(sn *sync.Picture, _ *model.State) {
 		sn.Freshness = sync.Freshness{State: sync.Reconnecting, Attempt: 1, Err: "dial tcp 127.0.0.1:7777: connect: connection refused", Reason: sync.ReasonUnreachable}
 	})
 	d.pull()
-	f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Live} })
+	f.edit(func(sn *sync.Picture, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Live} })
 	f.frame(model.MethodTurnCompleted, obj{"turnId": "t1", "status": "completed"})
 	d.pull()
 }

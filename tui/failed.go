@@ -59,7 +59,7 @@ func failedFrom(r model.Retirement, seen model.PendingEntry, ok bool, v *model.V
 
 // takeReturned handles the source's returned prompts, each once: texts
 // that go back do so into the composer, failed ones become failed rows.
-func (m *Model) takeReturned(snap sync.Snapshot) {
+func (m *Model) takeReturned(snap sync.Picture) {
 	changed := false
 	for i, r := range snap.Returned {
 		n := snap.ReturnedBase + uint64(i)

@@ -23,7 +23,7 @@ func TestLaunchFailedPromptStaysVisibleAndRecoverable(t *testing.T) {
 	// started, then the submit's answer.
 	f.frame(model.MethodTurnCompleted, obj{"turnId": "t9", "status": "failed",
 		"error": obj{"code": "launchFailed", "message": "the agent could not start: codex not found"}})
-	f.edit(func(_ *sync.Snapshot, st *model.State) { st.Ack("c1", "started", "t9") })
+	f.edit(func(_ *sync.Picture, st *model.State) { st.Ack("c1", "started", "t9") })
 	d.pull()
 	d.wantScreen("deploy to staging")
 	d.wantScreen("not run")
@@ -57,7 +57,7 @@ func TestRejectedPromptStaysVisible(t *testing.T) {
 	d := newDriver(t, 100, 30, Options{Source: f})
 	d.typeText("too long")
 	d.keys("enter")
-	f.edit(func(_ *sync.Snapshot, st *model.State) {
+	f.edit(func(_ *sync.Picture, st *model.State) {
 		st.Retire("c1", model.RetiredRejected, "the prompt is over the limit")
 	})
 	d.pull()

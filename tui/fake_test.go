@@ -16,7 +16,7 @@ type fakeSource struct {
 	t  testing.TB
 	mu gosync.Mutex
 	st *model.State
-	sn sync.Snapshot
+	sn sync.Picture
 	ch chan struct{}
 
 	sid  string
@@ -45,7 +45,7 @@ func (f *fakeSource) publishLocked() {
 }
 
 // edit changes the snapshot (freshness, errors, ...) and publishes.
-func (f *fakeSource) edit(fn func(sn *sync.Snapshot, st *model.State)) {
+func (f *fakeSource) edit(fn func(sn *sync.Picture, st *model.State)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	fn(&f.sn, f.st)
@@ -91,7 +91,7 @@ func (f *fakeSource) frame(method string, params map[string]any) {
 		f.t.Fatalf("apply %s: %v", raw, err)
 	}
 	f.mu.Unlock()
-	f.edit(func(*sync.Snapshot, *model.State) {})
+	f.edit(func(*sync.Picture, *model.State) {})
 }
 
 // item emits item/started (or completed when the status is terminal).
@@ -109,7 +109,7 @@ func (f *fakeSource) delta(itemID, field, d string) {
 
 func (f *fakeSource) Updates() <-chan struct{} { return f.ch }
 
-func (f *fakeSource) Current() sync.Snapshot {
+func (f *fakeSource) Current() sync.Picture {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.sn

@@ -31,17 +31,17 @@ var goldenScenes = []goldenScene{
 	{name: "kinds", height: 100, build: kindsSession, marker: "Approval needed"},
 	{name: "reconnecting", height: 16, build: func(f *fakeSource) {
 		longSession(f, 1, 4)
-		f.edit(func(sn *sync.Snapshot, _ *model.State) {
+		f.edit(func(sn *sync.Picture, _ *model.State) {
 			sn.Freshness = sync.Freshness{State: sync.Reconnecting, NextAttempt: fixedNow.Add(4 * time.Second), Attempt: 3, Err: "dial tcp: connection refused"}
 		})
 	}, marker: "Reconnecting to host"},
 	{name: "updating", height: 16, build: func(f *fakeSource) {
 		longSession(f, 1, 4)
-		f.edit(func(sn *sync.Snapshot, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Updating} })
+		f.edit(func(sn *sync.Picture, _ *model.State) { sn.Freshness = sync.Freshness{State: sync.Updating} })
 	}, marker: "Updating messages"},
 	{name: "syncerror", height: 16, build: func(f *fakeSource) {
 		longSession(f, 1, 4)
-		f.edit(func(sn *sync.Snapshot, _ *model.State) {
+		f.edit(func(sn *sync.Picture, _ *model.State) {
 			sn.Freshness = sync.Freshness{State: sync.Error, Err: "host refused the token"}
 			sn.Errors = []string{"upstream_frame_error in item/delta: unknown delta shape"}
 		})
@@ -50,7 +50,7 @@ var goldenScenes = []goldenScene{
 		f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
 		f.item(completed, obj{"itemId": "u1", "kind": "userMessage", "status": "completed", "text": "count to three"})
 		f.item(started, obj{"itemId": "a1", "kind": "agentMessage", "text": "one, two"})
-		f.edit(func(sn *sync.Snapshot, st *model.State) {
+		f.edit(func(sn *sync.Picture, st *model.State) {
 			st.MarkTerminalUnknown()
 			sn.Durability = "ephemeral"
 			sn.Freshness = sync.Freshness{State: sync.Reconnecting, Attempt: 1}
@@ -58,7 +58,7 @@ var goldenScenes = []goldenScene{
 	}, marker: "Reconnecting to host"},
 	{name: "olderhistory", height: 16, build: func(f *fakeSource) {
 		f.seq, f.prev = 100, 100
-		f.edit(func(sn *sync.Snapshot, st *model.State) {
+		f.edit(func(sn *sync.Picture, st *model.State) {
 			st.HasOlder = true
 			st.Cursor, st.DurableCursor = 100, 100
 			sn.HistoryLoading = true
@@ -160,7 +160,7 @@ func diagnosticsSession(f *fakeSource) {
 		"retryable": true, "attempt": 1, "maxAttempts": 5, "willRetry": true, "turnId": "t1"})
 	f.frame(model.MethodWarning, obj{"requestKind": "model", "code": "overloaded", "message": "the model is overloaded; the request will be retried with a longer timeout and a smaller context window",
 		"retryable": true, "attempt": 2, "maxAttempts": 5, "willRetry": true, "turnId": "t1"})
-	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+	f.edit(func(sn *sync.Picture, _ *model.State) {
 		sn.Errors = []string{"upstream_frame_error: malformed frame: not valid JSON",
 			"unknown_item in item/delta (seq 260) item ghost field text: delta for an item never seen",
 			"approval/respond: the approval was already answered"}

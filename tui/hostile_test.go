@@ -65,7 +65,7 @@ func TestHostileTranscript(t *testing.T) {
 		f.item(completed, obj{"itemId": "x1", "kind": "webSearch", "status": s, "query": s, s: s, "nested": obj{s: s}})
 		f.item(started, obj{"itemId": "a2", "kind": "agentMessage", "text": ""})
 		f.delta("a2", "text", s)
-		f.edit(func(_ *sync.Snapshot, st *model.State) { st.Submit("c9", s, 0) })
+		f.edit(func(_ *sync.Picture, st *model.State) { st.Submit("c9", s, 0) })
 		d := newDriver(t, 100, 200, Options{Source: f})
 		checkHostile(t, c, d, "collapsed")
 		d.keys("tab")
@@ -83,7 +83,7 @@ func TestHostileChrome(t *testing.T) {
 		s := seen + c.In
 		for _, st := range []sync.FreshState{sync.Reconnecting, sync.Error, sync.Retrying, sync.FreshState(s)} {
 			f := newFake(t)
-			f.edit(func(sn *sync.Snapshot, _ *model.State) {
+			f.edit(func(sn *sync.Picture, _ *model.State) {
 				sn.Freshness = sync.Freshness{State: st, Err: s, Attempt: 2}
 				sn.Errors = []string{s}
 			})
@@ -99,7 +99,7 @@ func TestHostileChrome(t *testing.T) {
 
 		// The diagnostics view: a warning, a client error and a connection
 		// error, all from the host.
-		f.edit(func(sn *sync.Snapshot, _ *model.State) {
+		f.edit(func(sn *sync.Picture, _ *model.State) {
 			sn.Errors, sn.ErrorCount = []string{s, "unknown_item: " + s}, 2
 			sn.Freshness = sync.Freshness{State: sync.Error, Err: s, Reason: s}
 		})
@@ -119,7 +119,7 @@ func TestHostileChrome(t *testing.T) {
 		d.typeText("go")
 		d.keys("enter")
 		f.frame(model.MethodTurnCompleted, obj{"turnId": "t9", "status": "failed", "error": obj{"code": "x", "message": s}})
-		f.edit(func(_ *sync.Snapshot, st *model.State) { st.Ack("c1", "started", "t9") })
+		f.edit(func(_ *sync.Picture, st *model.State) { st.Ack("c1", "started", "t9") })
 		d.pull()
 		checkHostile(t, c, d, "failed prompt")
 

@@ -71,7 +71,7 @@ type Model struct {
 	auto  bool // theme follows the terminal background
 	r     *render.Renderer
 
-	snap    sync.Snapshot
+	snap    sync.Picture
 	viewGen uint64
 	view    *model.View
 	taken   uint64 // highest Returned number taken (composer or failed row)

@@ -60,7 +60,7 @@ func kindsSession(f *fakeSource) {
 	f.frame(model.MethodWarning, obj{"requestKind": "model", "code": "rate_limited", "message": "rate limited",
 		"retryable": true, "attempt": 2, "maxAttempts": 5, "willRetry": true, "turnId": "t2"})
 	f.frame(model.MethodTurnQueued, obj{"turnId": "t3", "commandId": "c2", "text": "then open a PR", "position": 0})
-	f.edit(func(sn *sync.Snapshot, st *model.State) {
+	f.edit(func(sn *sync.Picture, st *model.State) {
 		st.Submit("c2", "then open a PR", 0)
 		st.Ack("c2", "queued", "t3")
 		st.Submit("c3", "and tell me when CI is green", 0)

@@ -10,7 +10,7 @@ import (
 // missingSession puts the fake in the state sync publishes for a session
 // the host does not know.
 func missingSession(f *fakeSource) {
-	f.edit(func(sn *sync.Snapshot, _ *model.State) {
+	f.edit(func(sn *sync.Picture, _ *model.State) {
 		sn.Freshness = sync.Freshness{State: sync.Error, Reason: sync.ReasonNoSession, Err: "the host does not know session nope"}
 	})
 }

@@ -15,7 +15,7 @@ import (
 // them from tea.Cmds, never from Update.
 type Source interface {
 	Updates() <-chan struct{}
-	Current() sync.Snapshot
+	Current() sync.Picture
 	Submit(text string) (commandID string)
 	Unqueue(commandID string)
 	Interrupt()

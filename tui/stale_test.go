@@ -22,7 +22,7 @@ func TestTurnSpinnerStopsWhileHostUnreachable(t *testing.T) {
 		d := newDriver(t, 100, 20, Options{Source: f})
 		d.m.opts.Still = false
 		d.wantScreen("running 1:05")
-		f.edit(func(sn *sync.Snapshot, _ *model.State) {
+		f.edit(func(sn *sync.Picture, _ *model.State) {
 			sn.Freshness = sync.Freshness{State: st, NextAttempt: fixedNow.Add(5 * time.Second), Attempt: 2, Err: "connection refused"}
 		})
 		d.pull()
