@@ -48,7 +48,13 @@ func (r *Renderer) markdown(src string, width int) []string {
 	}
 	r.stats.MarkdownRenders++
 	r.stats.MarkdownBytes += len(src)
-	out, err := r.glamourMeasured(src, width)
+	return r.markdownWith(r.glamourFit, src, width)
+}
+
+// markdownWith is markdown's work, rendering through render (glamourFit
+// or, to check it, glamour).
+func (r *Renderer) markdownWith(render func(string, int) (string, error), src string, width int) []string {
+	out, err := r.glamourMeasured(render, src, width)
 	if out == "" || err != nil {
 		return styleLines(r.theme.Text, wrapPlain(src, width))
 	}
@@ -73,18 +79,23 @@ func (r *Renderer) markdown(src string, width int) []string {
 	return trimBlank(lines)
 }
 
-// glamour runs the third-party markdown renderer, turning a panic inside
-// it into an error so that a message it cannot handle is shown as plain
-// text instead of taking the program down.
-func (r *Renderer) glamour(src string, width int) (out string, err error) {
-	tr := r.termRenderer(width)
+// glamour renders src with the glamour renderer kept under key.
+func (r *Renderer) glamour(src string, key int) (string, error) {
+	return r.render(r.termRenderer(key), src, func() { delete(r.md, key) })
+}
+
+// render runs the third-party markdown renderer tr, turning a panic
+// inside it into an error so that a message it cannot handle is shown as
+// plain text instead of taking the program down; drop then forgets tr,
+// whose internal state is suspect.
+func (r *Renderer) render(tr *glamour.TermRenderer, src string, drop func()) (out string, err error) {
 	if tr == nil {
 		return "", errNoRenderer
 	}
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = "", fmt.Errorf("markdown renderer panicked: %v", p)
-			delete(r.md, width) // its internal state is suspect
+			drop()
 		}
 	}()
 	return tr.Render(src)

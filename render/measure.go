@@ -20,18 +20,19 @@ func wrapFor(key int) int {
 	return proseWidth(key)
 }
 
-// glamourMeasured renders markdown at width: prose at the measure, and on
+// glamourMeasured renders markdown at width through render (which takes
+// a Renderer.md key): prose at the measure, and on
 // a terminal wider than it each top-level fenced code block (a fence at
 // column 0 after a blank line or at the start) at the whole width. The
 // pieces are split where the block boundaries already are, so each renders
 // as it would in place; the caller collapses the blank lines between them.
-func (r *Renderer) glamourMeasured(src string, width int) (string, error) {
+func (r *Renderer) glamourMeasured(render func(string, int) (string, error), src string, width int) (string, error) {
 	if width <= ProseMeasure {
-		return r.glamour(src, width)
+		return render(src, width)
 	}
 	parts := splitFences(src)
 	if len(parts) == 1 && !parts[0].code {
-		return r.glamour(src, width)
+		return render(src, width)
 	}
 	var b strings.Builder
 	for i, p := range parts {
@@ -39,7 +40,7 @@ func (r *Renderer) glamourMeasured(src string, width int) (string, error) {
 		if p.code {
 			key = -width
 		}
-		out, err := r.glamour(p.text, key)
+		out, err := render(p.text, key)
 		if err != nil {
 			return "", err
 		}

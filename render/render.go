@@ -52,6 +52,7 @@ type Renderer struct {
 	theme    themes.Theme
 	items    map[string]*itemCache
 	md       map[int]*glamour.TermRenderer
+	flow     *glamour.TermRenderer // no wrap, no padding: see fit.go
 	clock    uint64
 	maxItems int
 	stats    Stats
@@ -108,6 +109,7 @@ func (r *Renderer) SetTheme(t themes.Theme) {
 	r.theme = t
 	clear(r.items)
 	clear(r.md)
+	r.flow = nil
 }
 
 // Theme returns the theme in use.

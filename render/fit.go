@@ -1,0 +1,123 @@
+package render
+
+import (
+	"strings"
+
+	"charm.land/glamour/v2"
+)
+
+// Glamour pads every line of every block out to the wrap width with
+// styled spaces and then passes those bytes, one rune at a time, through
+// the writers of every enclosing block: most of the cost of a short line
+// is its padding. The padding is trailing whitespace that tidyStyled
+// removes again, so markdown that needs no wrapping is rendered by a
+// glamour renderer that neither wraps nor pads, and is kept when every
+// line it made fits well inside the wrap width: then the wrapping
+// renderer would have broken no line, and the tidied lines are the same.
+//
+// The only other width glamour uses lays out tables, so markdown that may
+// hold one always takes the wrapping renderer.
+
+// fitSlack is how far inside the wrap width an unwrapped line must end to
+// be taken as it is. Glamour wraps a block at the width less its
+// indentation and twice its margin (left and right), and the line shows
+// only the left margin; the embedded styles have margins only on code
+// blocks (2 cells), so 4 cells leave room to spare.
+const fitSlack = 4
+
+// unwrapped returns the glamour renderer that neither wraps nor pads.
+func (r *Renderer) unwrapped() *glamour.TermRenderer {
+	if r.flow == nil {
+		tr, err := glamour.NewTermRenderer(
+			glamour.WithStyles(r.theme.Markdown),
+			glamour.WithWordWrap(0),
+			glamour.WithChromaFormatter(codeFormatterName),
+		)
+		if err != nil {
+			return nil
+		}
+		r.flow = tr
+	}
+	return r.flow
+}
+
+// glamourFit renders src as the glamour renderer kept under key does,
+// through the unwrapped renderer when that gives the same lines.
+func (r *Renderer) glamourFit(src string, key int) (string, error) {
+	if limit := wrapFor(key) - fitSlack; limit > 0 && mayFit(src, limit) {
+		if out, err := r.render(r.unwrapped(), src, func() { r.flow = nil }); err == nil && fitsWithin(out, limit) {
+			return out, nil
+		}
+	}
+	return r.glamour(src, key)
+}
+
+// fitsWithin reports whether every line of out is at most limit cells
+// wide. A tab counts as too wide: the wrapper counts it as one cell, the
+// terminal as up to eight.
+func fitsWithin(out string, limit int) bool {
+	for line := range strings.SplitSeq(out, "\n") {
+		if len(line) > limit && (strings.IndexByte(line, '\t') >= 0 || cellWidth(line) > limit) {
+			return false
+		}
+	}
+	return true
+}
+
+// mayFit guesses from the source whether its rendering needs no wrapping
+// at limit cells, so that a render that will not fit is not tried: a
+// paragraph's lines are joined into one, a code block's stay apart. It
+// is false for markdown that may hold a table (whose layout depends on
+// the width), whatever its size.
+func mayFit(src string, limit int) bool {
+	run := 0 // cells of the paragraph or list item the line belongs to
+	var fenceChar byte
+	fenceLen := 0
+	for line := range strings.SplitSeq(src, "\n") {
+		if ch, n, rest := fenceMarker(line); n >= 3 {
+			switch {
+			case fenceChar == 0 && (ch == '~' || !strings.ContainsRune(rest, '`')):
+				fenceChar, fenceLen, run = ch, n, 0
+				continue
+			case fenceChar == ch && n >= fenceLen && strings.TrimSpace(rest) == "":
+				fenceChar, run = 0, 0
+				continue
+			}
+		}
+		if fenceChar != 0 {
+			if len(line)+3*strings.Count(line, "\t") > limit {
+				return false
+			}
+			continue
+		}
+		t := strings.TrimSpace(line)
+		if isDelimiterRow(t) {
+			return false
+		}
+		item, _, _ := listItemInfo(line)
+		heading := t != "" && t[0] == '#'
+		if t == "" || item || heading {
+			run = 0
+		}
+		if run > 0 {
+			run++ // the soft break becomes a space
+		}
+		if run += len(t); run > limit {
+			return false
+		}
+		if heading {
+			run = 0 // a heading is one line
+		}
+	}
+	return true
+}
+
+// isDelimiterRow reports whether a trimmed line could be a table's
+// delimiter row: pipes, dashes, colons and spaces only, with at least one
+// pipe and one dash.
+func isDelimiterRow(t string) bool {
+	if !strings.Contains(t, "|") || !strings.Contains(t, "-") {
+		return false
+	}
+	return strings.Trim(t, "|-: \t") == ""
+}
