@@ -205,7 +205,7 @@ func scanBoundary(text string, from int, open string, pts *[]int) (int, string) 
 			case prevBlank:
 				// An unfinished line of digits may yet become "10. item".
 				maybeItem := item || !complete && len(line) <= 9 && strings.Trim(line, "0123456789") == ""
-				if line[0] != ':' && !(listBefore && maybeItem) {
+				if line[0] != ':' && (!listBefore || !maybeItem) {
 					best, bestOpen = pos, ""
 					if pts != nil {
 						*pts = append(*pts, pos)
