@@ -18,7 +18,7 @@ import (
 func requireSameAsWrapped(t tb, r *Renderer, src string, width int) {
 	t.Helper()
 	got := strings.Join(r.markdown(src, width), "\n")
-	want := strings.Join(r.markdownWith(r.glamour, termtext.Text(src), width), "\n")
+	want := strings.Join(r.markdownWith(false, termtext.Text(src), width), "\n")
 	if got == want {
 		return
 	}

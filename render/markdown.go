@@ -48,13 +48,13 @@ func (r *Renderer) markdown(src string, width int) []string {
 	}
 	r.stats.MarkdownRenders++
 	r.stats.MarkdownBytes += len(src)
-	return r.markdownWith(r.glamourFit, src, width)
+	return r.markdownWith(true, src, width)
 }
 
-// markdownWith is markdown's work, rendering through render (glamourFit
-// or, to check it, glamour).
-func (r *Renderer) markdownWith(render func(string, int) (string, error), src string, width int) []string {
-	out, err := r.glamourMeasured(render, src, width)
+// markdownWith is markdown's work, rendering the fast way or, to check
+// it, through glamour's wrapping renderers alone (see glamourMeasured).
+func (r *Renderer) markdownWith(fast bool, src string, width int) []string {
+	out, err := r.glamourMeasured(fast, src, width)
 	if out == "" || err != nil {
 		return styleLines(r.theme.Text, wrapPlain(src, width))
 	}

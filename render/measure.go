@@ -20,14 +20,21 @@ func wrapFor(key int) int {
 	return proseWidth(key)
 }
 
-// glamourMeasured renders markdown at width through render (which takes
-// a Renderer.md key): prose at the measure, and on
+// glamourMeasured renders markdown at width: prose at the measure, and on
 // a terminal wider than it each top-level fenced code block (a fence at
 // column 0 after a blank line or at the start) at the whole width. The
 // pieces are split where the block boundaries already are, so each renders
 // as it would in place; the caller collapses the blank lines between them.
-func (r *Renderer) glamourMeasured(render func(string, int) (string, error), src string, width int) (string, error) {
-	if width <= ProseMeasure {
+//
+// fast renders through glamourFit, and top-level code blocks with
+// codeLines, at any width; otherwise every piece goes to glamour's
+// wrapping renderers (what the fast way is checked against).
+func (r *Renderer) glamourMeasured(fast bool, src string, width int) (string, error) {
+	render := r.glamour
+	if fast {
+		render = r.glamourFit
+	}
+	if width <= ProseMeasure && (!fast || !strings.Contains(src, "``") && !strings.Contains(src, "~~")) {
 		return render(src, width)
 	}
 	parts := splitFences(src)
@@ -37,12 +44,18 @@ func (r *Renderer) glamourMeasured(render func(string, int) (string, error), src
 	var b strings.Builder
 	for i, p := range parts {
 		key := width
-		if p.code {
+		if p.code && width > ProseMeasure {
 			key = -width
 		}
-		out, err := render(p.text, key)
-		if err != nil {
-			return "", err
+		out, ok := "", false
+		if fast && p.code {
+			out, ok = r.codeLines(p.text, wrapFor(key)-fitSlack)
+		}
+		if !ok {
+			var err error
+			if out, err = render(p.text, key); err != nil {
+				return "", err
+			}
 		}
 		if i > 0 {
 			b.WriteString("\n\n")

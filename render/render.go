@@ -53,6 +53,7 @@ type Renderer struct {
 	items    map[string]*itemCache
 	md       map[int]*glamour.TermRenderer
 	flow     *glamour.TermRenderer // no wrap, no padding: see fit.go
+	margin   *string               // a code block line's margin, once known: see code.go
 	clock    uint64
 	maxItems int
 	stats    Stats
@@ -109,7 +110,7 @@ func (r *Renderer) SetTheme(t themes.Theme) {
 	r.theme = t
 	clear(r.items)
 	clear(r.md)
-	r.flow = nil
+	r.flow, r.margin = nil, nil
 }
 
 // Theme returns the theme in use.
