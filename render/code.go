@@ -140,9 +140,9 @@ func resumesAsIs(esc string) bool {
 }
 
 // parseFence splits a fenced code block that opens at column 0 and
-// closes on a line of its own at column 0 into its language (the info
-// string's first word) and its code, as goldmark reads them. ok is false
-// for any other shape.
+// closes on a line of its own at column 0, or runs to the end of src,
+// into its language (the info string's first word) and its code, as
+// goldmark reads them. ok is false for any other shape.
 func parseFence(src string) (lang, code string, ok bool) {
 	open, rest, found := strings.Cut(src, "\n")
 	ch, n, info := fenceMarker(open)
@@ -160,10 +160,15 @@ func parseFence(src string) (lang, code string, ok bool) {
 	body := strings.TrimRight(rest, "\n")
 	last := strings.LastIndexByte(body, '\n') + 1
 	closing := body[last:]
-	if c, m, after := fenceMarker(closing); c != ch || m < n || closing[0] != ch || strings.TrimSpace(after) != "" {
+	code = body[:last]
+	if c, m, after := fenceMarker(closing); c != ch || m < n || strings.TrimSpace(after) != "" {
+		code = rest // unclosed: the block runs to the end, its last line ended
+		if !strings.HasSuffix(code, "\n") {
+			code += "\n"
+		}
+	} else if closing[0] != ch {
 		return "", "", false
 	}
-	code = body[:last]
 	for l := range strings.SplitSeq(code, "\n") {
 		if c, m, after := fenceMarker(l); c == ch && m >= n && strings.TrimSpace(after) == "" {
 			return "", "", false // a closing fence inside: not the block it looks like

@@ -37,6 +37,10 @@ var codeSamples = map[string]string{
 	"fence in body":   "```\na\n  ```\nb\n```",
 	"indented close":  "```\na\n  ```",
 	"unclosed":        "```go\nx := 1\n",
+	"unclosed blanks": "```go\nx := 1\n\n\n",
+	"unclosed bare":   "```go\nx := `a\nb",
+	"only the fence":  "```go",
+	"fence and blank": "```go\n\n",
 	"markdown styles": "```md\n*emph\nmore* and **strong\ntext** and __x\ny__\n```",
 	"error tokens":    "```json\n{\"a\": @@@\n@@@ }\n```",
 }
@@ -68,7 +72,10 @@ func TestCodeLinesMatchGlamourProperty(t *testing.T) {
 			b.WriteString(rapid.SampledFrom(pieces).Draw(t, "piece"))
 		}
 		lang := rapid.SampledFrom([]string{"go", "", "python", "c", "md", "json"}).Draw(t, "lang")
-		src := "```" + lang + "\n" + b.String() + "\n```"
+		src := "```" + lang + "\n" + b.String()
+		if rapid.Bool().Draw(t, "closed") {
+			src += "\n```"
+		}
 		requireSameAsWrapped(t, r, src, rapid.IntRange(10, 150).Draw(t, "width"))
 	})
 }
@@ -84,7 +91,7 @@ func TestCodeLinesTaken(t *testing.T) {
 		{"go", codeSamples["go"], true},
 		{"no language", codeSamples["no language"], true},
 		{"long line", codeSamples["long line"], false},
-		{"unclosed", codeSamples["unclosed"], false},
+		{"unclosed", codeSamples["unclosed"], true},
 		{"indented close", codeSamples["indented close"], false},
 		{"fence in body", codeSamples["fence in body"], false},
 	}
@@ -108,8 +115,9 @@ func TestParseFence(t *testing.T) {
 		{"```go {.a}\nx\n```\n\n", "go", "x\n", true},
 		{"~~~\na\nb\n~~~~", "", "a\nb\n", true},
 		{"```\n```", "", "", true},
-		{"```go\nx\n~~~", "", "", false},
-		{"````\nx\n```", "", "", false},
+		{"```go\nx\n~~~", "go", "x\n~~~\n", true},
+		{"````\nx\n```", "", "x\n```\n", true},
+		{"```go\nx\ny", "go", "x\ny\n", true},
 		{" ```\nx\n```", "", "", false},
 		{"```a`b\nx\n```", "", "", false},
 		{"```go&amp;\nx\n```", "", "", false},
