@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"charm.land/glamour/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Glamour pads every line of every block out to the wrap width with
@@ -49,7 +51,97 @@ func (r *Renderer) glamourFit(src string, key int) (string, error) {
 			return out, nil
 		}
 	}
+	if isParagraph(src) {
+		if out, ok := r.paragraph(src, wrapFor(key)); ok {
+			return out, nil
+		}
+	}
 	return r.glamour(src, key)
+}
+
+// paragraph renders a source that is one paragraph and needs wrapping at
+// width: glamour lays a top-level paragraph out as one line, wraps it at
+// the width with lipgloss.Wrap, and pads the lines. So the unwrapped
+// renderer's one line, wrapped the same way, is glamour's lines less
+// their padding. ok is false when the unwrapped render is not one line,
+// a wrapped line is still too wide, or the styles give paragraphs an
+// indent or margin.
+func (r *Renderer) paragraph(src string, width int) (string, bool) {
+	md := r.theme.Markdown
+	for _, n := range []*uint{md.Document.Indent, md.Document.Margin, md.Paragraph.Indent, md.Paragraph.Margin} {
+		if n != nil && *n != 0 {
+			return "", false
+		}
+	}
+	out, err := r.render(r.unwrapped(), src, func() { r.flow = nil })
+	if err != nil {
+		return "", false
+	}
+	line := ""
+	for l := range strings.SplitSeq(out, "\n") {
+		if strings.TrimSpace(ansi.Strip(l)) == "" {
+			continue
+		}
+		if line != "" {
+			return "", false
+		}
+		line = l
+	}
+	if line == "" {
+		return "", false
+	}
+	wrapped := lipgloss.Wrap(line, width, "")
+	// The wrap may leave a line too wide (a word cut at a hyphen, say);
+	// glamour wraps that again around its padding: leave it to glamour.
+	return wrapped, fitsWithin(wrapped, width)
+}
+
+// isParagraph reports whether src is plainly one paragraph: no blank
+// line, a first line that starts with text (not a block's marker, a link
+// reference definition or indented code), and no later line that could
+// start another block or turn the paragraph into a heading or a table.
+func isParagraph(src string) bool {
+	src = strings.Trim(src, "\n")
+	first, rest, more := strings.Cut(src, "\n")
+	if first == "" || startsIndented(first) || !startsText(first) {
+		return false
+	}
+	for line := range strings.SplitSeq(rest, "\n") {
+		if !more {
+			break
+		}
+		t := strings.TrimLeft(line, " \t")
+		if t == "" || strings.ContainsRune("#>-+*=`~<|_", rune(t[0])) {
+			return false
+		}
+		if item, _, _ := listItemInfo(t); item {
+			return false
+		}
+	}
+	return true
+}
+
+// startsText reports whether a paragraph's first line starts with text:
+// a letter, a digit that starts no list item, an opening quote or
+// bracket (but not a link reference definition), or emphasis or code
+// that is not a list item, a rule or a fence.
+func startsText(line string) bool {
+	c := line[0]
+	switch {
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '"' || c == '\'' || c == '(':
+		return true
+	case c >= '0' && c <= '9':
+		item, _, _ := listItemInfo(line)
+		return !item
+	case c == '[':
+		end := strings.IndexByte(line, ']')
+		return end < 0 || !strings.HasPrefix(line[end+1:], ":")
+	case c == '*' || c == '_':
+		return len(line) > 1 && line[1] != ' ' && line[1] != c && strings.Trim(line, string(c)+" ") != ""
+	case c == '`':
+		return !strings.HasPrefix(line, "``")
+	}
+	return false
 }
 
 // fitsWithin reports whether every line of out is at most limit cells

@@ -101,8 +101,8 @@ func TestFitMatchesWrappedLongmd(t *testing.T) {
 	}
 }
 
-// TestFitTakesTheUnwrappedRenderer: markdown whose lines are short is not
-// handed to a wrapping renderer at all.
+// TestFitTakesTheUnwrappedRenderer: markdown whose lines are short, or
+// that is one paragraph, is not handed to a wrapping renderer at all.
 func TestFitTakesTheUnwrappedRenderer(t *testing.T) {
 	r := New(themes.Dark())
 	r.markdown(sampleMarkdown, 96)
@@ -110,8 +110,12 @@ func TestFitTakesTheUnwrappedRenderer(t *testing.T) {
 		t.Fatalf("sample rendered by %d wrapping renderers (unwrapped: %v)", len(r.md), r.flow != nil)
 	}
 	r.markdown(strings.Repeat("a long paragraph ", 20), 96)
+	if len(r.md) != 0 {
+		t.Fatalf("a paragraph that wraps used %d wrapping renderers, want none", len(r.md))
+	}
+	r.markdown("- "+strings.Repeat("a long list item ", 20), 96)
 	if len(r.md) != 1 {
-		t.Fatalf("a paragraph that wraps used %d wrapping renderers, want 1", len(r.md))
+		t.Fatalf("a list item that wraps used %d wrapping renderers, want 1", len(r.md))
 	}
 }
 
@@ -153,4 +157,65 @@ func benchAnswer(t testing.TB) string {
 	}
 	t.Skip("shared/bench/longmd.md not found beside the repository")
 	return ""
+}
+
+// TestParagraphMatchesWrapped: one paragraph that needs wrapping, made of
+// random words, inline styles, links, long words, hyphens and wide runes,
+// laid out by wrapping the unwrapped line as glamour does.
+func TestParagraphMatchesWrapped(t *testing.T) {
+	r := New(themes.Dark())
+	words := []string{"word", "a", "longer-word", "hyphen-ated-words", "`code span`", "**strong**", "*emph*", "_under_",
+		"[link](https://example.com/x)", "<https://example.com/auto>", "日本語", "punct,", "end.", "semi;", "x+y|z",
+		strings.Repeat("verylongword", 12), "\nand", "&amp;", "~~strike~~", "emoji:", "👍"}
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		b.WriteString("Start")
+		for i, n := 0, rapid.IntRange(1, 60).Draw(t, "n"); i < n; i++ {
+			w := rapid.SampledFrom(words).Draw(t, "word")
+			if w != "\nand" {
+				b.WriteByte(' ')
+			}
+			b.WriteString(w)
+		}
+		src := b.String()
+		if !isParagraph(src) {
+			t.Fatalf("not taken for a paragraph: %q", src)
+		}
+		requireSameAsWrapped(t, r, src, rapid.IntRange(8, 130).Draw(t, "width"))
+	})
+}
+
+// TestIsParagraph: what is taken for one plain paragraph.
+func TestIsParagraph(t *testing.T) {
+	cases := []struct {
+		src  string
+		want bool
+	}{
+		{"Plain text\nover two lines.", true},
+		{"`code` first", true},
+		{"*emph* first", true},
+		{"[a link](x) first", true},
+		{"2024 was a year", true},
+		{"# heading", false},
+		{"- item", false},
+		{"1. item", false},
+		{"> quote", false},
+		{"    indented code", false},
+		{"[ref]: https://example.com", false},
+		{"Title\n=====", false},
+		{"Title\n---", false},
+		{"a | b\n--|--", false},
+		{"text\n\nmore", false},
+		{"text\n- item", false},
+		{"text\n```\ncode", false},
+		{"***", false},
+		{"<div>", false},
+	}
+	for _, c := range cases {
+		t.Run(c.src, func(t *testing.T) {
+			if got := isParagraph(c.src); got != c.want {
+				t.Fatalf("isParagraph(%q) = %v, want %v", c.src, got, c.want)
+			}
+		})
+	}
 }
