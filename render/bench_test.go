@@ -201,3 +201,18 @@ func BenchmarkStreamingCodeDelta(b *testing.B) {
 		r.Item(ss.item("a1"), 100, ItemOptions{Spinner: "⠋"})
 	}
 }
+
+// BenchmarkLongmdCold renders the 200 KB benchmark answer
+// (shared/bench/longmd.md) whole, not from the item cache: a long message
+// scrolled back to, or one that finished before it was seen streaming.
+func BenchmarkLongmdCold(b *testing.B) {
+	r := New(themes.Dark())
+	it := benchAgent(b, benchAnswer(b))
+	r.Item(it, 120, ItemOptions{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r.Forget(it.ID)
+		r.Item(it, 120, ItemOptions{})
+	}
+}

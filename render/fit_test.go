@@ -78,7 +78,9 @@ func TestFitMatchesWrappedProperty(t *testing.T) {
 		for i, n := 0, rapid.IntRange(1, 4).Draw(t, "blocks"); i < n; i++ {
 			text := strings.Repeat("word ", rapid.IntRange(1, 25).Draw(t, "words"))
 			text = text[:rapid.IntRange(1, len(text)).Draw(t, "cut")]
-			form := rapid.SampledFrom([]string{"%s", "# %s", "- %s", "1. %s", "> %s", "```\n%s\n```", "**%s**", "`%s`", "- a\n  - %s"}).Draw(t, "form")
+			form := rapid.SampledFrom([]string{"%s", "# %s", "- %s", "1. %s", "> %s", "```\n%s\n```", "**%s**", "`%s`", "- a\n  - %s",
+				"<div>%s</div>", "Term\n: %s", "%s\n===", "- a\n\n  %s", "1. %s\n2. x", "| a |\n|---|\n| %s |", "    %s",
+				"[x]: https://example.com/%s", "> %s\n>\n> more", "%s\n- item", "---", "* %s\n\n* loose", "~~~\n%s"}).Draw(t, "form")
 			parts = append(parts, strings.Replace(form, "%s", text, 1))
 		}
 		requireSameAsWrapped(t, r, strings.Join(parts, "\n\n"), rapid.IntRange(8, 130).Draw(t, "width"))

@@ -34,11 +34,14 @@ func (r *Renderer) glamourMeasured(fast bool, src string, width int) (string, er
 	if fast {
 		render = r.glamourFit
 	}
-	if width <= ProseMeasure && (!fast || !strings.Contains(src, "``") && !strings.Contains(src, "~~")) {
+	if width <= ProseMeasure && (!fast || holdsTogether(src)) {
 		return render(src, width)
 	}
 	parts := splitFences(src)
 	if len(parts) == 1 && !parts[0].code {
+		if fast {
+			return r.prose(src, width)
+		}
 		return render(src, width)
 	}
 	var b strings.Builder
@@ -48,8 +51,15 @@ func (r *Renderer) glamourMeasured(fast bool, src string, width int) (string, er
 			key = -width
 		}
 		out, ok := "", false
-		if fast && p.code {
+		switch {
+		case fast && p.code:
 			out, ok = r.codeLines(p.text, wrapFor(key)-fitSlack)
+		case fast:
+			var err error
+			if out, err = r.prose(p.text, key); err != nil {
+				return "", err
+			}
+			ok = true
 		}
 		if !ok {
 			var err error
@@ -112,4 +122,78 @@ func splitFences(src string) []mdPart {
 	}
 	flush(len(src), fenceChar != 0)
 	return parts
+}
+
+// prose renders markdown without top-level fences through glamourFit:
+// whole when it fits the width unwrapped (or cannot be cut), and
+// otherwise cut where a blank line ends a block (the places a streamed
+// message is cut, where the text before renders the same whatever
+// follows), runs of blocks that fit going together and each other block
+// alone, so that a paragraph is wrapped the cheap way and only the rest
+// takes glamour's wrapping renderer. Text with a link reference
+// definition (which serves the whole message) or an HTML block (which
+// glamour spaces by its neighbours) is not cut.
+func (r *Renderer) prose(src string, key int) (string, error) {
+	limit := wrapFor(key) - fitSlack
+	if limit <= 0 || mayFit(src, limit) || holdsTogether(src) {
+		return r.glamourFit(src, key)
+	}
+	var pts []int
+	scanBoundary(src, 0, "", &pts)
+	cuts := []int{0}
+	for _, p := range pts {
+		if blankBefore(src, p) {
+			cuts = append(cuts, p)
+		}
+	}
+	cuts = append(cuts, len(src))
+	var b strings.Builder
+	add := func(piece string) error {
+		out, err := r.glamourFit(piece, key)
+		if err != nil {
+			return err
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(out)
+		return nil
+	}
+	group := 0 // start of the run of blocks that fit
+	for i := 1; i < len(cuts); i++ {
+		from, to := cuts[i-1], cuts[i]
+		if mayFit(src[from:to], limit) {
+			continue
+		}
+		if group < from {
+			if err := add(src[group:from]); err != nil {
+				return "", err
+			}
+		}
+		if err := add(src[from:to]); err != nil {
+			return "", err
+		}
+		group = to
+	}
+	if group < len(src) {
+		if err := add(src[group:]); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}
+
+// holdsTogether reports whether a line of src could be a link reference
+// definition ("[label]: destination") or start an HTML block.
+func holdsTogether(src string) bool {
+	for line := range strings.SplitSeq(src, "\n") {
+		t := strings.TrimLeft(line, " ")
+		if len(line)-len(t) > 3 {
+			continue
+		}
+		if strings.HasPrefix(t, "<") || strings.HasPrefix(t, "[") && strings.Contains(t, "]:") {
+			return true
+		}
+	}
+	return false
 }
