@@ -38,6 +38,11 @@ func TestStableBoundary(t *testing.T) {
 		{"bullet change starts a new list", "|- a\n* b"},
 		{"item with a fence is not split after", "|- a\n  ```\n  x\n  ```\n- b"},
 		{"loose list continues numbering", "1. a\n\n2. b\n|3. c"},
+		{"not before an HTML block", "a\n\n|b\n\n<div>x</div>"},
+		{"not after an HTML block", "|a\n\n<div>x</div>\n\nb"},
+		{"not before a reference definition", "a\n\n|b\n\n[x]: https://example.com"},
+		{"a growing line may become a definition", "a\n\n|b\n\n[x]"},
+		{"a link is no definition", "a\n\n|[x](y) z"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -183,15 +183,11 @@ func (r *Renderer) prose(src string, key int) (string, error) {
 	return b.String(), nil
 }
 
-// holdsTogether reports whether a line of src could be a link reference
-// definition ("[label]: destination") or start an HTML block.
+// holdsTogether reports whether a line of src could start an HTML block
+// or be a link reference definition (see holdsLine).
 func holdsTogether(src string) bool {
 	for line := range strings.SplitSeq(src, "\n") {
-		t := strings.TrimLeft(line, " ")
-		if len(line)-len(t) > 3 {
-			continue
-		}
-		if strings.HasPrefix(t, "<") || strings.HasPrefix(t, "[") && strings.Contains(t, "]:") {
+		if holdsLine(line, true) {
 			return true
 		}
 	}
