@@ -216,3 +216,17 @@ func BenchmarkLongmdCold(b *testing.B) {
 		r.Item(it, 120, ItemOptions{})
 	}
 }
+
+// BenchmarkBareCodeBlockCold renders a message holding a code block
+// without a language (chroma guesses one from the code).
+func BenchmarkBareCodeBlockCold(b *testing.B) {
+	r := New(themes.Dark())
+	it := benchAgent(b, "Output:\n\n```\nok  \tgithub.com/lookout-sh/lookout/render\t2.1s\nPASS\n```\n")
+	r.Item(it, 100, ItemOptions{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r.Forget(it.ID)
+		r.Item(it, 100, ItemOptions{})
+	}
+}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	gosync "sync"
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
@@ -34,7 +35,7 @@ func (r *Renderer) codeLines(src string, limit int) (out string, ok bool) {
 	if !ok {
 		return "", false
 	}
-	lexer := lexers.Get(lang)
+	lexer := lexerNamed(lang)
 	if lexer == nil {
 		lexer = lexers.Analyse(code)
 	}
@@ -86,6 +87,32 @@ func (r *Renderer) codeLines(src string, limit int) (out string, ok bool) {
 		return "", false
 	}
 	return b.String(), true
+}
+
+// lexerNames memoises lexers.Get, which for a name it does not know (or
+// none, the usual bare fence) tries every lexer's filename patterns: a
+// few milliseconds, on every render of such a block.
+var lexerNames = struct {
+	mu gosync.Mutex
+	m  map[string]chroma.Lexer
+}{m: map[string]chroma.Lexer{}}
+
+// maxLexerNames bounds the names remembered (they come from the text).
+const maxLexerNames = 256
+
+// lexerNamed is lexers.Get(name), nil included, remembered.
+func lexerNamed(name string) chroma.Lexer {
+	lexerNames.mu.Lock()
+	defer lexerNames.mu.Unlock()
+	if l, ok := lexerNames.m[name]; ok {
+		return l
+	}
+	if len(lexerNames.m) >= maxLexerNames {
+		clear(lexerNames.m)
+	}
+	l := lexers.Get(name)
+	lexerNames.m[name] = l
+	return l
 }
 
 // codeMargin is the document margin glamour puts before every line of a

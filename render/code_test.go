@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/chroma/v2/lexers"
 	"pgregory.net/rapid"
 
 	"github.com/lookout-sh/lookout/themes"
@@ -51,9 +52,10 @@ var codeSamples = map[string]string{
 func TestCodeLinesMatchGlamour(t *testing.T) {
 	for name, code := range codeSamples {
 		t.Run(name, func(t *testing.T) {
+			widths := map[string][]int{"dark": {10, 23, 47, 101, 220}, "light": {40, 140}}
 			for _, th := range allThemes() {
 				r := New(th)
-				for width := 10; width <= 220; width += 21 {
+				for _, width := range widths[th.Name] {
 					requireSameAsWrapped(t, r, code, width)
 					requireSameAsWrapped(t, r, "Before:\n\n"+code+"\n\nAfter.", width)
 				}
@@ -148,6 +150,20 @@ func TestResumesAsIs(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if got := resumesAsIs(c.esc); got != c.want {
 				t.Fatalf("resumesAsIs(%q) = %v, want %v", c.esc, got, c.want)
+			}
+		})
+	}
+}
+
+// TestLexerNamed: the remembered lookup answers as chroma's, for a known
+// name, an alias, an unknown name and none.
+func TestLexerNamed(t *testing.T) {
+	for _, name := range []string{"go", "golang", "sh", "nosuchlanguage", ""} {
+		t.Run(name, func(t *testing.T) {
+			for range 2 {
+				if got, want := lexerNamed(name), lexers.Get(name); got != want {
+					t.Fatalf("lexerNamed(%q) = %v, want %v", name, got, want)
+				}
 			}
 		})
 	}

@@ -52,11 +52,6 @@ func TestFitMatchesWrapped(t *testing.T) {
 		"html":           "<div>raw " + words(30) + "</div>\n\ntext &amp; more",
 		"ordered":        "1. first " + words(45) + "\n2. second\n10. tenth",
 	}
-	for n := 20; n <= 100; n += 13 {
-		cases["paragraph of "+strconv.Itoa(n)] = words(n)
-		cases["item of "+strconv.Itoa(n)] = "- " + words(n)
-		cases["code of "+strconv.Itoa(n)] = "```\n" + words(n) + "\n```"
-	}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {
 			for _, th := range allThemes() {
@@ -66,6 +61,15 @@ func TestFitMatchesWrapped(t *testing.T) {
 				}
 			}
 		})
+	}
+	// Lines of every length around the wrap width, in one theme.
+	r := New(themes.Dark())
+	for n := 20; n <= 100; n += 13 {
+		for _, src := range []string{words(n), "- " + words(n), "```\n" + words(n) + "\n```"} {
+			for width := 12; width <= 130; width += 9 {
+				requireSameAsWrapped(t, r, src, width)
+			}
+		}
 	}
 }
 
