@@ -23,9 +23,9 @@ import (
 
 // codeLines renders a fenced code block (a part splitFences made) as
 // glamour does, for a block that fits limit cells. ok is false when the
-// block is not one it handles (an unclosed or indented fence, an unusual
-// info string, a line too wide, a theme without a named chroma style);
-// the caller renders it with glamour then.
+// block is not one it handles (an indented fence, an unusual info
+// string, a line too wide, a theme without a named chroma style); the
+// caller renders it with glamour then.
 func (r *Renderer) codeLines(src string, limit int) (out string, ok bool) {
 	lang, code, ok := parseFence(src)
 	if !ok {
