@@ -51,24 +51,35 @@ func (r *Renderer) glamourFit(src string, key int) (string, error) {
 			return out, nil
 		}
 	}
-	if isParagraph(src) {
-		if out, ok := r.paragraph(src, wrapFor(key)); ok {
+	switch {
+	case isParagraph(src):
+		if out, ok := r.rewrap(src, wrapFor(key), "", 1); ok {
+			return out, nil
+		}
+	case isTightList(src):
+		if out, ok := r.rewrap(src, wrapFor(key), listBreakpoints, strings.Count(strings.Trim(src, "\n"), "\n")+1); ok {
 			return out, nil
 		}
 	}
 	return r.glamour(src, key)
 }
 
-// paragraph renders a source that is one paragraph and needs wrapping at
-// width: glamour lays a top-level paragraph out as one line, wraps it at
-// the width with lipgloss.Wrap, and pads the lines. So the unwrapped
-// renderer's one line, wrapped the same way, is glamour's lines less
-// their padding. ok is false when the unwrapped render is not one line,
-// a wrapped line is still too wide, or the styles give paragraphs an
-// indent or margin.
-func (r *Renderer) paragraph(src string, width int) (string, bool) {
+// listBreakpoints are the characters glamour lets a block's lines (a
+// list's among them) break after, besides spaces.
+const listBreakpoints = " ,.;-+|"
+
+// rewrap renders a source that is one paragraph, or one tight list of
+// one-line items, and needs wrapping at width: glamour lays each out
+// unwrapped, a line for the paragraph or for each item, wraps the lines
+// at the width with lipgloss.Wrap (a list's with breakpoints), and pads
+// them. So the unwrapped renderer's lines, wrapped the same way, are
+// glamour's lines less their padding. ok is false when the unwrapped
+// render does not have the lines expected, a wrapped line is still too
+// wide, or the styles give the document, paragraphs or lists an indent
+// or margin.
+func (r *Renderer) rewrap(src string, width int, breakpoints string, lines int) (string, bool) {
 	md := r.theme.Markdown
-	for _, n := range []*uint{md.Document.Indent, md.Document.Margin, md.Paragraph.Indent, md.Paragraph.Margin} {
+	for _, n := range []*uint{md.Document.Indent, md.Document.Margin, md.Paragraph.Indent, md.Paragraph.Margin, md.List.Indent, md.List.Margin} {
 		if n != nil && *n != 0 {
 			return "", false
 		}
@@ -77,20 +88,16 @@ func (r *Renderer) paragraph(src string, width int) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	line := ""
+	var shown []string
 	for l := range strings.SplitSeq(out, "\n") {
-		if strings.TrimSpace(ansi.Strip(l)) == "" {
-			continue
+		if strings.TrimSpace(ansi.Strip(l)) != "" {
+			shown = append(shown, l)
 		}
-		if line != "" {
-			return "", false
-		}
-		line = l
 	}
-	if line == "" {
+	if len(shown) != lines {
 		return "", false
 	}
-	wrapped := lipgloss.Wrap(line, width, "")
+	wrapped := lipgloss.Wrap(strings.Join(shown, "\n"), width, breakpoints)
 	// The wrap may leave a line too wide (a word cut at a hyphen, say);
 	// glamour wraps that again around its padding: leave it to glamour.
 	return wrapped, fitsWithin(wrapped, width)
@@ -119,6 +126,25 @@ func isParagraph(src string) bool {
 		}
 	}
 	return true
+}
+
+// isTightList reports whether src is plainly one tight list: every line
+// a top-level item of the same kind (the same bullet, or numbers with the
+// same delimiter) whose text starts with text (see startsText).
+func isTightList(src string) bool {
+	var kind byte
+	for line := range strings.SplitSeq(strings.Trim(src, "\n"), "\n") {
+		item, mark, _ := listItemInfo(line)
+		if !item || startsIndented(line) || kind != 0 && mark != kind {
+			return false
+		}
+		kind = mark
+		_, text, _ := strings.Cut(line, " ")
+		if text == "" || !startsText(text) {
+			return false
+		}
+	}
+	return kind != 0
 }
 
 // startsText reports whether a paragraph's first line starts with text:

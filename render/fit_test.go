@@ -119,7 +119,8 @@ func TestFitMatchesWrappedLongmd(t *testing.T) {
 }
 
 // TestFitTakesTheUnwrappedRenderer: markdown whose lines are short, or
-// that is one paragraph, is not handed to a wrapping renderer at all.
+// that is one paragraph or one tight list, is not handed to a wrapping
+// renderer at all.
 func TestFitTakesTheUnwrappedRenderer(t *testing.T) {
 	r := New(themes.Dark())
 	r.markdown(sampleMarkdown, 96)
@@ -130,9 +131,13 @@ func TestFitTakesTheUnwrappedRenderer(t *testing.T) {
 	if len(r.md) != 0 {
 		t.Fatalf("a paragraph that wraps used %d wrapping renderers, want none", len(r.md))
 	}
-	r.markdown("- "+strings.Repeat("a long list item ", 20), 96)
+	r.markdown("- "+strings.Repeat("a long list item ", 20)+"\n- another", 96)
+	if len(r.md) != 0 {
+		t.Fatalf("a tight list that wraps used %d wrapping renderers, want none", len(r.md))
+	}
+	r.markdown("> "+strings.Repeat("a long quote ", 20), 96)
 	if len(r.md) != 1 {
-		t.Fatalf("a list item that wraps used %d wrapping renderers, want 1", len(r.md))
+		t.Fatalf("a quote that wraps used %d wrapping renderers, want 1", len(r.md))
 	}
 }
 
@@ -200,6 +205,68 @@ func TestParagraphMatchesWrapped(t *testing.T) {
 		}
 		requireSameAsWrapped(t, r, src, rapid.IntRange(8, 130).Draw(t, "width"))
 	})
+}
+
+// TestTightListMatchesWrapped: a tight list of one-line items made of
+// random words, inline styles, links, long words, hyphens and wide runes,
+// laid out by wrapping the unwrapped lines as glamour does.
+func TestTightListMatchesWrapped(t *testing.T) {
+	r := New(themes.Dark())
+	words := []string{"word", "a", "longer-word", "`code span`", "**strong**", "*emph*", "[link](https://example.com/x)",
+		"日本語", "punct,", "end.", "semi;", "x+y|z", strings.Repeat("verylongword", 12), "&amp;", "👍", "1.5", "-", "+"}
+	rapid.Check(t, func(t *rapid.T) {
+		marker := rapid.SampledFrom([]string{"-", "*", "+", "1.", "1)"}).Draw(t, "marker")
+		var b strings.Builder
+		for i, n := 0, rapid.IntRange(1, 5).Draw(t, "items"); i < n; i++ {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			if marker[0] >= '0' && marker[0] <= '9' {
+				b.WriteString(strconv.Itoa(i+1) + marker[1:])
+			} else {
+				b.WriteString(marker)
+			}
+			b.WriteString(" Item")
+			for j, m := 0, rapid.IntRange(0, 25).Draw(t, "words"); j < m; j++ {
+				b.WriteString(" " + rapid.SampledFrom(words).Draw(t, "word"))
+			}
+		}
+		src := b.String()
+		if !isTightList(src) {
+			t.Fatalf("not taken for a tight list: %q", src)
+		}
+		requireSameAsWrapped(t, r, src, rapid.IntRange(8, 130).Draw(t, "width"))
+	})
+}
+
+// TestIsTightList: what is taken for one tight list of one-line items.
+func TestIsTightList(t *testing.T) {
+	cases := []struct {
+		src  string
+		want bool
+	}{
+		{"- a\n- b", true},
+		{"1. a\n2. b\n3. c", true},
+		{"* `code` first", true},
+		{"- a\n* b", false},
+		{"1. a\n2) b", false},
+		{"- a\n  - nested", false},
+		{"- a\ncontinued", false},
+		{"- a\n\n- loose", false},
+		{"- # heading", false},
+		{"- > quote", false},
+		{"- ```", false},
+		{"- - nested", false},
+		{"-", false},
+		{"text", false},
+	}
+	for _, c := range cases {
+		t.Run(c.src, func(t *testing.T) {
+			if got := isTightList(c.src); got != c.want {
+				t.Fatalf("isTightList(%q) = %v, want %v", c.src, got, c.want)
+			}
+		})
+	}
 }
 
 // TestIsParagraph: what is taken for one plain paragraph.

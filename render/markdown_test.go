@@ -110,10 +110,10 @@ func TestMarkdownTidy(t *testing.T) {
 func TestOneGlamourRendererPerWidth(t *testing.T) {
 	r := New(darkTheme())
 	long := strings.Repeat("word ", 30) // wraps at these widths
-	r.markdown("- a "+long, 40)
+	r.markdown("> a "+long, 40)
 	tr := r.termRenderer(40)
-	r.markdown("- b "+long, 40)
-	r.markdown("- c "+long, 50)
+	r.markdown("> b "+long, 40)
+	r.markdown("> c "+long, 50)
 	if r.termRenderer(40) != tr || len(r.md) != 2 {
 		t.Fatalf("renderer not reused: %d renderers", len(r.md))
 	}
