@@ -201,3 +201,32 @@ func BenchmarkStreamingCodeDelta(b *testing.B) {
 		r.Item(ss.item("a1"), 100, ItemOptions{Spinner: "⠋"})
 	}
 }
+
+// BenchmarkLongmdCold renders the 200 KB benchmark answer
+// (shared/bench/longmd.md) whole, not from the item cache: a long message
+// scrolled back to, or one that finished before it was seen streaming.
+func BenchmarkLongmdCold(b *testing.B) {
+	r := New(themes.Dark())
+	it := benchAgent(b, benchAnswer(b))
+	r.Item(it, 120, ItemOptions{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r.Forget(it.ID)
+		r.Item(it, 120, ItemOptions{})
+	}
+}
+
+// BenchmarkBareCodeBlockCold renders a message holding a code block
+// without a language (chroma guesses one from the code).
+func BenchmarkBareCodeBlockCold(b *testing.B) {
+	r := New(themes.Dark())
+	it := benchAgent(b, "Output:\n\n```\nok  \tgithub.com/lookout-sh/lookout/render\t2.1s\nPASS\n```\n")
+	r.Item(it, 100, ItemOptions{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r.Forget(it.ID)
+		r.Item(it, 100, ItemOptions{})
+	}
+}

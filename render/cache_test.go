@@ -251,6 +251,12 @@ func TestStreamingMatchesOneShot(t *testing.T) {
 		"```\n" + strings.Repeat("plain line\n", 12) + "`not a fence\n" + strings.Repeat("more\n", 9) + "```",
 		"- in a list\n  ```\n" + strings.Repeat("  indented code\n", 20) + "  ```",
 		"```go\n" + strings.Repeat("s := `raw\n", 1) + strings.Repeat("string line\n", 10) + "`\n```",
+		strings.Repeat("A long paragraph that has to wrap, with `code`, **bold** and a-hyphenated-word. ", 4),
+		"- " + strings.Repeat("a long list item that wraps over lines ", 5),
+		"```python\ndef f():\n    \"\"\"doc\n    string\"\"\"\n    return 1\n```",
+		"```\nno language, guessed\n```",
+		"<div>html block</div>",
+		"Text\n\n[ref]: https://example.com",
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		var parts []string

@@ -26,19 +26,30 @@ import (
 // It is safe for concurrent use.
 type codeFormatter struct {
 	mu     gosync.Mutex
-	themes map[*chroma.Style]map[chroma.TokenType]string
+	themes map[*chroma.Style]*codeTheme
+}
+
+// codeTheme is one chroma style's escape sequences.
+type codeTheme struct {
+	escapes map[chroma.TokenType]string
+	// resumes holds the escape sequences glamour's writers restore as
+	// they are on the next line of a token that spans lines.
+	resumes map[string]bool
 }
 
 const codeFormatterName = "lookout256"
 
+// highlighter is the formatter registered as codeFormatterName.
+var highlighter = &codeFormatter{themes: map[*chroma.Style]*codeTheme{}}
+
 func init() {
-	formatters.Register(codeFormatterName, &codeFormatter{themes: map[*chroma.Style]map[chroma.TokenType]string{}})
+	formatters.Register(codeFormatterName, highlighter)
 }
 
 // maxCodeThemes bounds the styles whose escape tables are kept.
 const maxCodeThemes = 16
 
-func (f *codeFormatter) theme(style *chroma.Style) map[chroma.TokenType]string {
+func (f *codeFormatter) theme(style *chroma.Style) *codeTheme {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if t, ok := f.themes[style]; ok {
@@ -56,28 +67,34 @@ func (f *codeFormatter) theme(style *chroma.Style) map[chroma.TokenType]string {
 	if err != nil {
 		cleared = style
 	}
-	t := map[chroma.TokenType]string{}
+	t := &codeTheme{escapes: map[chroma.TokenType]string{}, resumes: map[string]bool{"": true}}
 	for _, tt := range cleared.Types() {
-		t[tt] = entryEscape(cleared.Get(tt))
+		esc := entryEscape(cleared.Get(tt))
+		t.escapes[tt] = esc
+		if _, ok := t.resumes[esc]; !ok {
+			t.resumes[esc] = resumesAsIs(esc)
+		}
 	}
 	f.themes[style] = t
 	return t
+}
+
+// escape is the escape sequence of a token type: its own, or its
+// subcategory's, category's, text's or background's, the first there is.
+func (t *codeTheme) escape(tt chroma.TokenType) string {
+	for _, k := range []chroma.TokenType{tt, tt.SubCategory(), tt.Category(), chroma.Text} {
+		if clr, ok := t.escapes[k]; ok {
+			return clr
+		}
+	}
+	return t.escapes[chroma.Background]
 }
 
 // Format writes the tokens with their styles, each reset after it.
 func (f *codeFormatter) Format(w io.Writer, style *chroma.Style, it chroma.Iterator) error {
 	theme := f.theme(style)
 	for token := it(); token != chroma.EOF; token = it() {
-		clr, ok := theme[token.Type]
-		if !ok {
-			if clr, ok = theme[token.Type.SubCategory()]; !ok {
-				if clr, ok = theme[token.Type.Category()]; !ok {
-					if clr, ok = theme[chroma.Text]; !ok {
-						clr = theme[chroma.Background]
-					}
-				}
-			}
-		}
+		clr := theme.escape(token.Type)
 		if clr != "" {
 			if _, err := io.WriteString(w, clr); err != nil {
 				return err

@@ -216,7 +216,7 @@ func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
 // longDiff is n context-and-change lines of a unified diff hunk.
 func longDiff(n int) string {
 	var b strings.Builder
-	b.WriteString(fmt.Sprintf("@@ -10,%d +10,%d @@\n", n, n))
+	fmt.Fprintf(&b, "@@ -10,%d +10,%d @@\n", n, n)
 	for i := range n {
 		switch i % 3 {
 		case 0:

@@ -48,7 +48,13 @@ func (r *Renderer) markdown(src string, width int) []string {
 	}
 	r.stats.MarkdownRenders++
 	r.stats.MarkdownBytes += len(src)
-	out, err := r.glamourMeasured(src, width)
+	return r.markdownWith(true, src, width)
+}
+
+// markdownWith is markdown's work, rendering the fast way or, to check
+// it, through glamour's wrapping renderers alone (see glamourMeasured).
+func (r *Renderer) markdownWith(fast bool, src string, width int) []string {
+	out, err := r.glamourMeasured(fast, src, width)
 	if out == "" || err != nil {
 		return styleLines(r.theme.Text, wrapPlain(src, width))
 	}
@@ -73,18 +79,23 @@ func (r *Renderer) markdown(src string, width int) []string {
 	return trimBlank(lines)
 }
 
-// glamour runs the third-party markdown renderer, turning a panic inside
-// it into an error so that a message it cannot handle is shown as plain
-// text instead of taking the program down.
-func (r *Renderer) glamour(src string, width int) (out string, err error) {
-	tr := r.termRenderer(width)
+// glamour renders src with the glamour renderer kept under key.
+func (r *Renderer) glamour(src string, key int) (string, error) {
+	return r.render(r.termRenderer(key), src, func() { delete(r.md, key) })
+}
+
+// render runs the third-party markdown renderer tr, turning a panic
+// inside it into an error so that a message it cannot handle is shown as
+// plain text instead of taking the program down; drop then forgets tr,
+// whose internal state is suspect.
+func (r *Renderer) render(tr *glamour.TermRenderer, src string, drop func()) (out string, err error) {
 	if tr == nil {
 		return "", errNoRenderer
 	}
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = "", fmt.Errorf("markdown renderer panicked: %v", p)
-			delete(r.md, width) // its internal state is suspect
+			drop()
 		}
 	}()
 	return tr.Render(src)
@@ -124,9 +135,10 @@ func indentLines(indent string, lines []string) []string {
 // item or be indented code), that either
 //
 //   - follows a blank line, does not start with ':' (which could attach a
-//     definition to the block before), and does not start a list item
+//     definition to the block before), does not start a list item
 //     when the block before the blank line held one (the two would be one
-//     loose list); or
+//     loose list), and neither it nor the block before the blank line
+//     holds to its neighbours (see holdsLine); or
 //   - starts the next item of the list the previous line belongs to (same
 //     bullet, or the next number), so that a long tight list streams in
 //     pieces too.
@@ -179,6 +191,10 @@ func scanBoundary(text string, from int, open string, pts *[]int) (int, string) 
 	// continuation lines and nested items (glamour spaces anything else
 	// differently when the list is cut after it).
 	simple := false
+	// heldBefore: the last block before the current blank run holds to
+	// its neighbours (an HTML block, a link reference definition);
+	// heldNow: the current block does.
+	heldBefore, heldNow := false, false
 	for pos := from; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
 		complete := end >= 0
@@ -194,7 +210,7 @@ func scanBoundary(text string, from int, open string, pts *[]int) (int, string) 
 			case prevBlank:
 				// An unfinished line of digits may yet become "10. item".
 				maybeItem := item || !complete && len(line) <= 9 && strings.Trim(line, "0123456789") == ""
-				if line[0] != ':' && !(listBefore && maybeItem) {
+				if line[0] != ':' && (!listBefore || !maybeItem) && !heldBefore && !holdsLine(line, complete) {
 					best, bestOpen = pos, ""
 					if pts != nil {
 						*pts = append(*pts, pos)
@@ -229,12 +245,16 @@ func scanBoundary(text string, from int, open string, pts *[]int) (int, string) 
 			fenceLines++
 		}
 		blank := strings.TrimSpace(line) == ""
+		if fenceChar == 0 && !blank && holdsLine(line, true) {
+			heldNow = true
+		}
 		if t := strings.TrimLeft(line, " \t"); blank || fenceChar != 0 || (!item && t != "" && strings.ContainsRune("`~>|#", rune(t[0]))) {
 			simple = false
 		}
 		switch {
 		case blank && !prevBlank:
 			listBefore, listNow = listNow, false
+			heldBefore, heldNow = heldNow, false
 		case !blank && fenceChar == 0 && item:
 			if !startsIndented(line) {
 				// glamour numbers an ordered list from its first number
@@ -313,4 +333,24 @@ func fenceMarker(line string) (ch byte, n int, rest string) {
 		n++
 	}
 	return ch, n, t[n:]
+}
+
+// holdsLine reports whether a line (complete or still growing) could
+// start an HTML block, which glamour spaces by the blocks around it, or
+// be a link reference definition, which serves the text around it:
+// markdown is not cut next to either.
+func holdsLine(line string, complete bool) bool {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || t == "" {
+		return false
+	}
+	if t[0] == '<' {
+		return true
+	}
+	if t[0] != '[' {
+		return false
+	}
+	end := strings.IndexByte(t, ']')
+	// A growing line may yet put the ':' after its label.
+	return end > 0 && strings.HasPrefix(t[end+1:], ":") || !complete && (end < 0 || end == len(t)-1)
 }

@@ -38,6 +38,11 @@ func TestStableBoundary(t *testing.T) {
 		{"bullet change starts a new list", "|- a\n* b"},
 		{"item with a fence is not split after", "|- a\n  ```\n  x\n  ```\n- b"},
 		{"loose list continues numbering", "1. a\n\n2. b\n|3. c"},
+		{"not before an HTML block", "a\n\n|b\n\n<div>x</div>"},
+		{"not after an HTML block", "|a\n\n<div>x</div>\n\nb"},
+		{"not before a reference definition", "a\n\n|b\n\n[x]: https://example.com"},
+		{"a growing line may become a definition", "a\n\n|b\n\n[x]"},
+		{"a link is no definition", "a\n\n|[x](y) z"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -104,12 +109,20 @@ func TestMarkdownTidy(t *testing.T) {
 // reused for every message.
 func TestOneGlamourRendererPerWidth(t *testing.T) {
 	r := New(darkTheme())
-	r.markdown("a", 40)
+	long := strings.Repeat("word ", 30) // wraps at these widths
+	r.markdown("> a "+long, 40)
 	tr := r.termRenderer(40)
-	r.markdown("b", 40)
-	r.markdown("c", 50)
+	r.markdown("> b "+long, 40)
+	r.markdown("> c "+long, 50)
 	if r.termRenderer(40) != tr || len(r.md) != 2 {
 		t.Fatalf("renderer not reused: %d renderers", len(r.md))
+	}
+	// Markdown that needs no wrapping takes the one unwrapped renderer.
+	r.markdown("short", 60)
+	flow := r.flow
+	r.markdown("short too", 70)
+	if flow == nil || r.flow != flow || len(r.md) != 2 {
+		t.Fatalf("short markdown: unwrapped renderer %p then %p, %d wrapping renderers", flow, r.flow, len(r.md))
 	}
 	for w := 10; w < 30; w++ {
 		r.termRenderer(w)

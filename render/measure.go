@@ -25,23 +25,47 @@ func wrapFor(key int) int {
 // column 0 after a blank line or at the start) at the whole width. The
 // pieces are split where the block boundaries already are, so each renders
 // as it would in place; the caller collapses the blank lines between them.
-func (r *Renderer) glamourMeasured(src string, width int) (string, error) {
-	if width <= ProseMeasure {
-		return r.glamour(src, width)
+//
+// fast renders through glamourFit, and top-level code blocks with
+// codeLines, at any width; otherwise every piece goes to glamour's
+// wrapping renderers (what the fast way is checked against).
+func (r *Renderer) glamourMeasured(fast bool, src string, width int) (string, error) {
+	render := r.glamour
+	if fast {
+		render = r.glamourFit
+	}
+	if width <= ProseMeasure && (!fast || holdsTogether(src)) {
+		return render(src, width)
 	}
 	parts := splitFences(src)
 	if len(parts) == 1 && !parts[0].code {
-		return r.glamour(src, width)
+		if fast {
+			return r.prose(src, width)
+		}
+		return render(src, width)
 	}
 	var b strings.Builder
 	for i, p := range parts {
 		key := width
-		if p.code {
+		if p.code && width > ProseMeasure {
 			key = -width
 		}
-		out, err := r.glamour(p.text, key)
-		if err != nil {
-			return "", err
+		out, ok := "", false
+		switch {
+		case fast && p.code:
+			out, ok = r.codeLines(p.text, wrapFor(key)-fitSlack)
+		case fast:
+			var err error
+			if out, err = r.prose(p.text, key); err != nil {
+				return "", err
+			}
+			ok = true
+		}
+		if !ok {
+			var err error
+			if out, err = render(p.text, key); err != nil {
+				return "", err
+			}
 		}
 		if i > 0 {
 			b.WriteString("\n\n")
@@ -98,4 +122,74 @@ func splitFences(src string) []mdPart {
 	}
 	flush(len(src), fenceChar != 0)
 	return parts
+}
+
+// prose renders markdown without top-level fences through glamourFit:
+// whole when it fits the width unwrapped (or cannot be cut), and
+// otherwise cut where a blank line ends a block (the places a streamed
+// message is cut, where the text before renders the same whatever
+// follows), runs of blocks that fit going together and each other block
+// alone, so that a paragraph is wrapped the cheap way and only the rest
+// takes glamour's wrapping renderer. Text with a link reference
+// definition (which serves the whole message) or an HTML block (which
+// glamour spaces by its neighbours) is not cut.
+func (r *Renderer) prose(src string, key int) (string, error) {
+	limit := wrapFor(key) - fitSlack
+	if limit <= 0 || mayFit(src, limit) || holdsTogether(src) {
+		return r.glamourFit(src, key)
+	}
+	var pts []int
+	scanBoundary(src, 0, "", &pts)
+	cuts := []int{0}
+	for _, p := range pts {
+		if blankBefore(src, p) {
+			cuts = append(cuts, p)
+		}
+	}
+	cuts = append(cuts, len(src))
+	var b strings.Builder
+	add := func(piece string) error {
+		out, err := r.glamourFit(piece, key)
+		if err != nil {
+			return err
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(out)
+		return nil
+	}
+	group := 0 // start of the run of blocks that fit
+	for i := 1; i < len(cuts); i++ {
+		from, to := cuts[i-1], cuts[i]
+		if mayFit(src[from:to], limit) {
+			continue
+		}
+		if group < from {
+			if err := add(src[group:from]); err != nil {
+				return "", err
+			}
+		}
+		if err := add(src[from:to]); err != nil {
+			return "", err
+		}
+		group = to
+	}
+	if group < len(src) {
+		if err := add(src[group:]); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}
+
+// holdsTogether reports whether a line of src could start an HTML block
+// or be a link reference definition (see holdsLine).
+func holdsTogether(src string) bool {
+	for line := range strings.SplitSeq(src, "\n") {
+		if holdsLine(line, true) {
+			return true
+		}
+	}
+	return false
 }

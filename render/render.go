@@ -52,6 +52,8 @@ type Renderer struct {
 	theme    themes.Theme
 	items    map[string]*itemCache
 	md       map[int]*glamour.TermRenderer
+	flow     *glamour.TermRenderer // no wrap, no padding: see fit.go
+	margin   *string               // a code block line's margin, once known: see code.go
 	clock    uint64
 	maxItems int
 	stats    Stats
@@ -110,6 +112,7 @@ func (r *Renderer) SetTheme(t themes.Theme) {
 	clear(r.items)
 	clear(r.md)
 	clear(r.pendRows)
+	r.flow, r.margin = nil, nil
 }
 
 // Theme returns the theme in use.

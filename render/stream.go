@@ -66,11 +66,15 @@ func streamLayout(width int) (gutter, indent string, cw, mw int) {
 
 // stream returns the item's streaming state for this layout, starting over
 // when the layout changed or the text no longer extends what was rendered.
-// ok is false when a finished message has no usable state (it renders
-// whole instead).
+// ok is false when a finished message has no usable state, or holds an
+// HTML block or a link reference definition, which may change how the
+// text around it renders (it renders whole instead).
 func (c *itemCache) stream(it *model.Item, width int) (*mdStream, bool) {
 	gutter, indent, _, mw := streamLayout(width)
 	st := c.md
+	if !live(it) && st != nil && holdsTogether(it.Text()) {
+		st = nil
+	}
 	if st != nil && st.width == mw && st.indent == indent && st.gutter == gutter && strings.HasPrefix(it.Text(), st.stable) {
 		return st, true
 	}
