@@ -7,18 +7,26 @@ import (
 	"fmt"
 )
 
-// DecodeFrame decodes a wire frame holding a session notification. On
-// error the Event is nil, except for an unknown method whose params carry a
-// valid cursor (see State.Pass).
+// DecodeFrame decodes a wire frame holding a session notification:
+// ParseFrame, then Frame.Event. On error the Event is nil, except for an
+// unknown method whose params carry a valid cursor (see State.Pass).
 func DecodeFrame(raw []byte) (*Event, error) {
 	f, err := ParseFrame(raw)
 	if err != nil {
 		return nil, err
 	}
+	return f.Event()
+}
+
+// Event decodes a notification frame into an Event: the one decode path a
+// client runs per frame. A frame from ParseFrame was checked to be JSON
+// once, whole, so its params are not checked again. A response frame is
+// an upstream_frame_error; otherwise errors are DecodeNotification's.
+func (f *Frame) Event() (*Event, error) {
 	if f.Method == "" {
 		return nil, frameErr("", "frame is a response, not a notification")
 	}
-	ev, err := decodeNotification(f.Method, f.Params, true)
+	ev, err := decodeNotification(f.Method, f.Params, f.valid)
 	if ev != nil {
 		ev.EmittedAtMs = f.EmittedAtMs
 	}

@@ -15,6 +15,10 @@ type Frame struct {
 	Result      json.RawMessage `json:"result,omitempty"`
 	Error       *RPCError       `json:"error,omitempty"`
 	EmittedAtMs int64           `json:"emittedAtMs,omitempty"`
+
+	// valid: ParseFrame checked the whole frame (Params included) is JSON,
+	// so decoding its params need not check again.
+	valid bool
 }
 
 // RPCError is a JSON-RPC error object.
@@ -39,7 +43,11 @@ func ParseFrame(raw []byte) (*Frame, error) {
 	if !json.Valid(raw) {
 		return nil, frameErr("", "malformed frame: not valid JSON")
 	}
-	return parseValidFrame(raw)
+	f, err := parseValidFrame(raw)
+	if f != nil {
+		f.valid = true
+	}
+	return f, err
 }
 
 func parseValidFrame(raw []byte) (*Frame, error) {
