@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/lookout-sh/lookout/agent/opencode"
-	"github.com/lookout-sh/lookout/agent/opencode/opencodetest"
 )
 
 func TestAgentOpenCodeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
@@ -22,18 +21,4 @@ func TestAgentOpenCodeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
 		{"serve, a bad server URL", []string{"serve", "--agent", "opencode", "--opencode-url", "localhost:4096", "--data", data, "--addr", "127.0.0.1:0"}, []string{"--opencode-url", "http"}},
 	}
 	testRefusedBeforeStart(t, data, cases)
-}
-
-// TestOpenCodeHostKill9MidTurn kills a `lookout serve --agent opencode`
-// process with SIGKILL while OpenCode streams: OpenCode dies with it, the
-// restarted host ends the turn hostDeath, and the next turn continues the
-// OpenCode session with its earlier messages.
-func TestOpenCodeHostKill9MidTurn(t *testing.T) {
-	bin := opencodetest.Binary(t)
-	fake := opencodetest.NewFakeModel(t, opencodetest.FakeOptions{})
-	testHostKill9MidTurn(t, kill9Case{agent: "opencode", binFlag: "--opencode-bin", bin: bin, child: "opencode", conversation: "session",
-		env: opencodetest.Home(t, fake.URL(), opencodetest.HomeOptions{}), lastPrompts: func() []string {
-			reqs := fake.TurnRequests()
-			return reqs[len(reqs)-1].Prompts()
-		}})
 }

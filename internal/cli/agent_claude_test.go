@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/lookout-sh/lookout/agent/claude"
-	"github.com/lookout-sh/lookout/agent/claude/claudetest"
 )
 
 func TestAgentClaudeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
@@ -26,18 +25,4 @@ func TestAgentClaudeRefusesAMissingOrOldBinaryBeforeStarting(t *testing.T) {
 		{"serve, not Claude Code", []string{"serve", "--agent", "claude", "--claude-bin", other, "--data", data, "--addr", "127.0.0.1:0"}, []string{"not a Claude Code version"}},
 	}
 	testRefusedBeforeStart(t, data, cases)
-}
-
-// TestClaudeHostKill9MidTurn kills a `lookout serve --agent claude`
-// process with SIGKILL while Claude Code streams: Claude Code dies with
-// it, the restarted host ends the turn hostDeath, and the next turn
-// resumes the Claude Code session with its earlier messages.
-func TestClaudeHostKill9MidTurn(t *testing.T) {
-	bin := claudetest.Binary(t)
-	fake := claudetest.NewFakeModel(t, claudetest.FakeOptions{})
-	testHostKill9MidTurn(t, kill9Case{agent: "claude", binFlag: "--claude-bin", bin: bin, child: filepath.Base(bin), conversation: "session",
-		env: claudetest.Home(t, fake.URL(), claudetest.HomeOptions{}), lastPrompts: func() []string {
-			reqs := fake.Requests()
-			return reqs[len(reqs)-1].Prompts()
-		}})
 }

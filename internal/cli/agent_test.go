@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -102,20 +102,6 @@ func TestSendNewStartsACodexSession(t *testing.T) {
 	if _, _, code := runCLIErr(t, "send", h.Addr(), "--token", h.Token(), "--new", "--session", sid, "x"); code != exitUsage {
 		t.Errorf("--new with --session: exit %d, want %d", code, exitUsage)
 	}
-}
-
-// TestCodexHostKill9MidTurn kills a `lookout serve --agent codex` process
-// with SIGKILL while Codex streams: Codex dies with it, the restarted host
-// ends the turn hostDeath, and the next turn resumes the Codex thread with
-// its earlier messages.
-func TestCodexHostKill9MidTurn(t *testing.T) {
-	bin := codextest.Binary(t)
-	fake := codextest.NewFakeModel(t, codextest.FakeOptions{})
-	testHostKill9MidTurn(t, kill9Case{agent: "codex", binFlag: "--codex-bin", bin: bin, child: "codex", conversation: "thread",
-		env: codextest.Home(t, fake.URL(), codextest.HomeOptions{}), lastPrompts: func() []string {
-			reqs := fake.Requests()
-			return reqs[len(reqs)-1].Prompts()
-		}})
 }
 
 // A client command given no URL finds the host running on this machine,

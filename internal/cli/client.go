@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -18,17 +18,6 @@ import (
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/sync"
 	"github.com/lookout-sh/lookout/termtext"
-)
-
-// Exit codes of the non-interactive commands (documented in docs/sync.md).
-const (
-	exitOK          = 0
-	exitFailure     = 1 // anything not listed below
-	exitUsage       = 2 // bad arguments or flags
-	exitAuth        = 3 // the host refused the token (401) or the origin (403)
-	exitNoSession   = 4 // the host does not know the session (or has none)
-	exitUnreachable = 5 // cannot connect, connection lost for good, or gave up sending
-	exitTurnFailed  = 6 // the prompt was rejected, unqueued, or its turn failed or was stopped
 )
 
 // defaultHost is the address `lookout serve` listens on by default.
@@ -66,8 +55,6 @@ func (f *clientFlags) options(args []string) sync.Options {
 	f.cred.apply(&o)
 	return o
 }
-
-func usageErr(err error) error { return &exitError{code: exitUsage, err: err} }
 
 // hostArg accepts zero or one URL argument.
 func hostArg(cmd *cobra.Command, args []string) error {

@@ -1,26 +1,19 @@
-package main
+package cli
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gorilla/websocket"
 
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
-	lsync "github.com/lookout-sh/lookout/sync"
 )
 
 // runCLI runs the lookout command line in-process and returns stdout and
@@ -177,151 +170,6 @@ func TestCLITokenFromEnvAndFile(t *testing.T) {
 	}
 }
 
-// TestClientAcrossHostKill9 runs the real host as a process, kills it with
-// SIGKILL during a streaming turn, and restarts it on the same data
-// directory and port: the client resumes and folds the host-death
-// terminals the restarted host journals, ending equal to a fresh export.
-func TestClientAcrossHostKill9(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the lookout binary")
-	}
-	bin := filepath.Join(t.TempDir(), "lookout")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	data := t.TempDir()
-	serve := func(addr string) (*exec.Cmd, string) {
-		cmd := exec.Command(bin, "serve", "--addr", addr, "--data", data, "--pace", "5ms", "--demo-session=false")
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				url, _, _ = strings.Cut(url, " ")
-				go func() { _, _ = io.Copy(io.Discard, stdout) }()
-				return cmd, url
-			}
-		}
-		t.Fatalf("lookout serve did not report its address")
-		return nil, ""
-	}
-	proc, url := serve("127.0.0.1:0")
-	tokenBytes, err := os.ReadFile(host.TokenPath(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	token := strings.TrimSpace(string(tokenBytes))
-	sid := dialSessions(t, url, token)
-
-	c, err := lsync.New(lsync.Options{URL: url, Token: token, SessionID: sid, CacheDir: "-", Deltas: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() { defer close(ran); _ = c.Run(ctx) }()
-	defer func() { cancel(); <-ran }()
-	wait := func(what string, cond func(lsync.Snapshot) bool) lsync.Snapshot {
-		t.Helper()
-		deadline := time.After(60 * time.Second)
-		for {
-			s := c.Current()
-			if cond(s) {
-				return s
-			}
-			select {
-			case <-c.Updates():
-			case <-deadline:
-				t.Fatalf("timed out waiting for %s: %+v", what, s.Freshness)
-			}
-		}
-	}
-	cid := c.Submit("slow: stream until the host dies")
-	wait("streaming", func(s lsync.Snapshot) bool {
-		for _, it := range s.View.Items {
-			if it.Kind == model.KindAgentMessage && it.IsOpen() && it.Text() != "" {
-				return true
-			}
-		}
-		return false
-	})
-	if err := proc.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = proc.Wait()
-	wait("reconnecting", func(s lsync.Snapshot) bool { return s.Freshness.State == lsync.Reconnecting })
-	_, url2 := serve(strings.TrimSuffix(strings.TrimPrefix(url, "ws://"), "/v1/ws"))
-	if url2 != url {
-		t.Fatalf("restarted on %s, want %s", url2, url)
-	}
-	s := wait("host-death terminals", func(s lsync.Snapshot) bool {
-		if s.Freshness.State != lsync.Live || s.View.ActiveTurn != nil {
-			return false
-		}
-		for _, it := range s.View.Items {
-			if it.EndedBy() == "hostDeath" {
-				return true
-			}
-		}
-		return false
-	})
-	for _, it := range s.View.Items {
-		if it.IsOpen() {
-			t.Fatalf("item %s still open", it.ID)
-		}
-	}
-	if lt := s.View.LastTurn; lt == nil || lt.Status != model.StatusFailed || lt.Error == nil || lt.Error.Code != "hostDeath" {
-		t.Fatalf("last turn %+v, want failed hostDeath", lt)
-	}
-	if r, ok := c.Settlement(cid); !ok || r.Reason != model.RetiredJoined {
-		t.Fatalf("the prompt settled %+v %v", r, ok)
-	}
-	var got []byte
-	ictx, icancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer icancel()
-	if err := c.Inspect(ictx, func(st *model.State) { got = st.Encode() }); err != nil {
-		t.Fatal(err)
-	}
-	want, code := runCLI(t, "export", url, "--token", token, "--session", sid, "--format", "json")
-	if code != 0 || strings.TrimSpace(want) != string(got) {
-		t.Fatalf("resumed fold differs from a fresh export (exit %d):\n got %s\nwant %s", code, got, want)
-	}
-}
-
-// dialSessions creates a session on the host at url and returns its id.
-func dialSessions(t *testing.T, url, token string) string {
-	t.Helper()
-	h := http.Header{"Authorization": {"Bearer " + token}}
-	ws, _, err := websocket.DefaultDialer.Dial(url, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	if err := ws.WriteJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "session/create", "params": map[string]string{"title": "kill9"}}); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		var f struct {
-			ID     int `json:"id"`
-			Result struct {
-				SessionID string `json:"sessionId"`
-			} `json:"result"`
-		}
-		if err := ws.ReadJSON(&f); err != nil {
-			t.Fatal(err)
-		}
-		if f.ID == 1 {
-			return f.Result.SessionID
-		}
-	}
-}
-
 // send answers a tool approval itself with --on-approval, and says on
 // stderr what it answered.
 func TestCLISendAnswersApprovals(t *testing.T) {
@@ -369,5 +217,33 @@ func TestCLISendAnswersApprovals(t *testing.T) {
 	}
 	if _, code := runCLI(t, "send", h.URL(), "--session", sid, "--token", h.Token(), "--on-approval", "maybe", "x"); code != exitUsage {
 		t.Fatalf("bad --on-approval: exit %d", code)
+	}
+}
+
+// dialSessions creates a session on the host at url and returns its id.
+func dialSessions(t *testing.T, url, token string) string {
+	t.Helper()
+	h := http.Header{"Authorization": {"Bearer " + token}}
+	ws, _, err := websocket.DefaultDialer.Dial(url, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if err := ws.WriteJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "session/create", "params": map[string]string{"title": "kill9"}}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		var f struct {
+			ID     int `json:"id"`
+			Result struct {
+				SessionID string `json:"sessionId"`
+			} `json:"result"`
+		}
+		if err := ws.ReadJSON(&f); err != nil {
+			t.Fatal(err)
+		}
+		if f.ID == 1 {
+			return f.Result.SessionID
+		}
 	}
 }
