@@ -29,23 +29,23 @@ func (o *opencodeFlags) register(f *pflag.FlagSet) {
 func (a *agentFlags) buildOpenCode(ctx context.Context) (host.Options, error) {
 	cwd, err := a.workDir()
 	if err != nil {
-		return host.Options{}, &exitError{code: 2, err: err}
+		return host.Options{}, usageErr(err)
 	}
 	opts := opencode.Options{Cwd: cwd}
 	if a.opencode.url != "" {
 		u, err := url.Parse(a.opencode.url)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return host.Options{}, &exitError{code: 2, err: fmt.Errorf("--opencode-url %q is not an http(s)://HOST:PORT URL", a.opencode.url)}
+			return host.Options{}, usageErr(fmt.Errorf("--opencode-url %q is not an http(s)://HOST:PORT URL", a.opencode.url))
 		}
 		opts.URL = a.opencode.url
 		opts.Username, opts.Password = os.Getenv("OPENCODE_SERVER_USERNAME"), os.Getenv("OPENCODE_SERVER_PASSWORD")
 	} else {
 		bin, err := opencode.FindBinary(a.opencode.bin)
 		if err != nil {
-			return host.Options{}, &exitError{code: 2, err: err}
+			return host.Options{}, usageErr(err)
 		}
 		if _, err := opencode.CheckVersion(ctx, bin); err != nil {
-			return host.Options{}, &exitError{code: 2, err: err}
+			return host.Options{}, usageErr(err)
 		}
 		opts.Bin = bin
 	}

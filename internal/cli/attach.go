@@ -39,10 +39,10 @@ func (u *uiFlags) register(cmd *cobra.Command) {
 // check validates the flags before anything starts.
 func (u *uiFlags) check() error {
 	if _, err := themes.ByName(u.theme, true); err != nil {
-		return &exitError{code: 2, err: err}
+		return usageErr(err)
 	}
 	if u.tail < 1 {
-		return &exitError{code: 2, err: errors.New("--tail must be at least 1")}
+		return usageErr(errors.New("--tail must be at least 1"))
 	}
 	return nil
 }
@@ -117,7 +117,7 @@ machine on the data directory (--data): a "lookout serve" or another
 ` + tokenHelp,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return &exitError{code: 2, err: fmt.Errorf("attach takes at most one URL, got %d arguments", len(args))}
+				return usageErr(fmt.Errorf("attach takes at most one URL, got %d arguments", len(args)))
 			}
 			return nil
 		},
@@ -131,7 +131,7 @@ machine on the data directory (--data): a "lookout serve" or another
 			} else {
 				dir, u, err := runningLocalHost(cred.dataDir)
 				if err != nil {
-					return &exitError{code: 2, err: err}
+					return usageErr(err)
 				}
 				target, cred.dataDir = u, dir
 			}
@@ -242,7 +242,7 @@ func runAttach(ctx context.Context, ui uiFlags, opts sync.Options, choice attach
 	defer closer.Close()
 	norm, err := sync.NormalizeURL(opts.URL)
 	if err != nil {
-		return &exitError{code: 2, err: err}
+		return usageErr(err)
 	}
 	hostName := choice.hostName
 	if hostName == "" {

@@ -52,7 +52,7 @@ dialling (exit 2) unless --insecure-plaintext; use wss:// instead.`
 func credentialExit(err error) error {
 	var ce *sync.CredentialError
 	if errors.As(err, &ce) {
-		return &exitError{code: exitUsage, err: err}
+		return usageErr(err)
 	}
 	return err
 }
