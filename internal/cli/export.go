@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/render"
 	"github.com/lookout-sh/lookout/sync"
 	"github.com/lookout-sh/lookout/termtext"
 )
@@ -51,7 +52,7 @@ turn before printing.
 					if format == "json" {
 						out = append(termtext.JSON(st.Encode()), '\n')
 					} else {
-						out = []byte(markdownTranscript(st))
+						out = []byte(render.MarkdownTranscript(st.View()))
 					}
 				}); err != nil {
 					return true, err

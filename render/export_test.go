@@ -1,4 +1,4 @@
-package cli
+package render
 
 import (
 	"encoding/json"
@@ -25,7 +25,7 @@ func TestMarkdownExportsAFileChangeAsAPatch(t *testing.T) {
 	if err := st.Apply(ev); err != nil {
 		t.Fatal(err)
 	}
-	md := markdownTranscript(st)
+	md := MarkdownTranscript(st.View())
 	for _, want := range []string{
 		"## File changes (failed)",
 		"```diff\n--- a/main.go\n+++ b/main.go\n@@ -1 +1 @@\n-\told\n+\tnew\n```",
