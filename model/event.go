@@ -94,7 +94,14 @@ type Warning struct {
 type PageElement struct {
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
+
+	// valid: DecodePage checked the page (Params included) is JSON.
+	valid bool
 }
+
+// Event decodes the element as DecodeNotification does, without checking
+// its params are JSON again when DecodePage read it.
+func (e PageElement) Event() (*Event, error) { return decodeNotification(e.Method, e.Params, e.valid) }
 
 // Element returns the event in the paged-read element shape.
 func (ev *Event) Element() PageElement { return PageElement{Method: ev.Method, Params: ev.Params} }

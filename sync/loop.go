@@ -723,8 +723,8 @@ func (l *loopState) onAfterPage(req pageRequest, res json.RawMessage, rerr *mode
 		l.dropLink(&connError{Msg: "view/page after failed: " + rerr.Message}, false)
 		return
 	}
-	var r model.Page
-	if err := json.Unmarshal(res, &r); err != nil {
+	r, err := model.DecodePage(res)
+	if err != nil {
 		l.dropLink(&connError{Persistent: true, Msg: "malformed view/page result: " + err.Error()}, false)
 		return
 	}
@@ -740,7 +740,7 @@ func (l *loopState) onAfterPage(req pageRequest, res json.RawMessage, rerr *mode
 	}
 	l.c.stats.afterPages.Add(1)
 	for _, el := range r.Events {
-		ev, err := model.DecodeNotification(el.Method, el.Params)
+		ev, err := el.Event()
 		if err != nil {
 			l.addError("page element: " + err.Error())
 			if ev == nil {
@@ -854,8 +854,8 @@ func (l *loopState) onBeforePage(req pageRequest, res json.RawMessage, rerr *mod
 		l.addError("view/page before failed: " + rerr.Message)
 		return
 	}
-	var r model.Page
-	if err := json.Unmarshal(res, &r); err != nil {
+	r, err := model.DecodePage(res)
+	if err != nil {
 		l.addError("malformed view/page before result: " + err.Error())
 		return
 	}
@@ -871,7 +871,7 @@ func (l *loopState) onBeforePage(req pageRequest, res json.RawMessage, rerr *mod
 	}
 	evs := make([]*model.Event, 0, len(r.Events))
 	for _, el := range r.Events {
-		ev, err := model.DecodeNotification(el.Method, el.Params)
+		ev, err := el.Event()
 		if err != nil {
 			l.addError("history element: " + err.Error())
 			continue
