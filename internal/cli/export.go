@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lookout-sh/lookout/model"
-	"github.com/lookout-sh/lookout/render"
 	"github.com/lookout-sh/lookout/sync"
-	"github.com/lookout-sh/lookout/termtext"
 )
 
 func newExportCmd() *cobra.Command {
@@ -35,38 +30,26 @@ turn before printing.
 			if format != "json" && format != "markdown" && format != "md" {
 				return usageErr(fmt.Errorf("--format must be json or markdown, not %q", format))
 			}
+			if format == "md" {
+				format = "markdown"
+			}
 			o := f.options(args)
-			o.Replay = true
-			var out []byte
-			err := follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Snapshot, c *sync.Client) (bool, error) {
-				if s.Freshness.State != sync.Live || (untilIdle && !isIdle(s)) {
-					return false, nil
-				}
-				ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
-				defer cancel()
-				var dropped int
-				if err := c.Inspect(ctx, func(st *model.State) {
-					if dropped = st.Dropped(); dropped > 0 {
-						return
-					}
-					if format == "json" {
-						out = append(termtext.JSON(st.Encode()), '\n')
-					} else {
-						out = []byte(render.MarkdownTranscript(st.View()))
-					}
-				}); err != nil {
-					return true, err
-				}
-				if dropped > 0 {
-					return true, fmt.Errorf("the session holds more than this client keeps in memory (%d items, %d MiB): %d of its oldest items were dropped, so the export would be incomplete", sync.DefaultMaxItems, sync.DefaultMaxBytes>>20, dropped)
-				}
-				return true, nil
-			})
+			x, err := newExportStream(o.SessionID, format)
 			if err != nil {
 				return err
 			}
-			_, err = cmd.OutOrStdout().Write(out)
-			return err
+			defer x.close()
+			// The client replays the whole history into x, which holds
+			// only what may still change; the client itself keeps little.
+			o.Replay, o.OnEvent = true, x.fold
+			o.PageLimit = exportPageLimit
+			o.MaxItems, o.MaxBytes = exportClientItems, exportClientBytes
+			return follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Snapshot, _ *sync.Client) (bool, error) {
+				if s.Freshness.State != sync.Live || (untilIdle && !isIdle(s)) {
+					return false, nil
+				}
+				return true, x.finish(cmd.OutOrStdout())
+			})
 		},
 	}
 	f.add(cmd, true)
@@ -74,3 +57,12 @@ turn before printing.
 	cmd.Flags().BoolVar(&untilIdle, "until-idle", false, "wait until the session has no active or queued turn")
 	return cmd
 }
+
+// What export asks of its client: big pages (the protocol's most), and a
+// small fold of its own, since the export folds the session itself
+// (exportStream) and the client's fold serves only to follow it.
+const (
+	exportPageLimit   = 1000
+	exportClientItems = 256
+	exportClientBytes = 16 << 20
+)
