@@ -335,11 +335,14 @@ func runUI(ctx context.Context, ui uiFlags, opts sync.Options, hostName string, 
 		return uiResult{}, credentialExit(err)
 	}
 	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- c.Run(runCtx) }()
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		_ = c.Run(runCtx) // what went wrong is the UI's to show
+	}()
 	defer func() {
 		stop()
-		<-done // Run writes the replica cache before it returns
+		<-ran // Run writes the replica cache before it returns
 	}()
 	m, err := tui.New(tui.Options{Source: c, Theme: ui.theme, Host: hostName, SessionID: opts.SessionID, NoMouse: ui.noMouse,
 		OfferSessions: x.offerSessions, Draft: x.draft})

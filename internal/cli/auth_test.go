@@ -57,7 +57,9 @@ func TestAuthLoginTokenReachesItsHost(t *testing.T) {
 	}
 	// --token-file works too; a token in an argument is refused unseen.
 	file := filepath.Join(t.TempDir(), "tok")
-	os.WriteFile(file, []byte(h.Token()+"\n"), 0o600)
+	if err := os.WriteFile(file, []byte(h.Token()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if r := runCLIWith(t, "", "auth", "login", h.URL(), "--token-file", file); r.code != 0 {
 		t.Fatalf("login --token-file: exit %d", r.code)
 	}
@@ -103,15 +105,21 @@ func TestCheckToken(t *testing.T) {
 func TestLooseMode(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "hosts.json")
-	os.WriteFile(file, []byte("{}"), 0o600)
-	os.Chmod(dir, 0o700)
+	if err := os.WriteFile(file, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	if w := looseMode(file, 0o600); w != "" {
 		t.Fatalf("0600 file: %q", w)
 	}
 	if w := looseMode(dir, 0o700); w != "" {
 		t.Fatalf("0700 directory: %q", w)
 	}
-	os.Chmod(file, 0o644)
+	if err := os.Chmod(file, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if w := looseMode(file, 0o600); !strings.Contains(w, "chmod 600 "+file) {
 		t.Fatalf("0644 file: %q", w)
 	}

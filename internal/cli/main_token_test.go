@@ -216,7 +216,9 @@ func TestExplicitTokensGoToTheURLGiven(t *testing.T) {
 	freshXDG(t)
 	s := newStranger(t)
 	file := filepath.Join(t.TempDir(), "tok")
-	os.WriteFile(file, []byte("from-file\n"), 0o600)
+	if err := os.WriteFile(file, []byte("from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if r := runCLIWith(t, "", "sessions", s.URL(), "--token", "a", "--token-file", file); r.code != exitUsage {
 		t.Fatalf("--token and --token-file: exit %d", r.code)
 	}

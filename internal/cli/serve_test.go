@@ -40,7 +40,7 @@ func TestServeRunsAHostUntilCancelled(t *testing.T) {
 			demo = rest
 		}
 	}
-	go io.Copy(io.Discard, pr)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	if url == "" || demo == "" {
 		t.Fatalf("serve printed no URL or demo session (url %q, demo %q)", url, demo)
 	}
@@ -52,7 +52,9 @@ func TestServeRunsAHostUntilCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"session/list"}`))
+	if err := ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"session/list"}`)); err != nil {
+		t.Fatal(err)
+	}
 	_, data, err := ws.ReadMessage()
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +112,12 @@ func TestServeEphemeralKeepsItsTokenInTheDefaultDataDir(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- cmd.ExecuteContext(ctx); pw.Close() }()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve ended with %v", err)
+		}
+	}()
 
 	lines := bufio.NewScanner(pr)
 	url := ""
@@ -119,7 +126,7 @@ func TestServeEphemeralKeepsItsTokenInTheDefaultDataDir(t *testing.T) {
 			url, _, _ = strings.Cut(rest, " ")
 		}
 	}
-	go io.Copy(io.Discard, pr)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	tok, err := os.ReadFile(host.TokenPath(dir))
 	if err != nil {
 		t.Fatalf("no token file in %s: %v", dir, err)
@@ -129,7 +136,9 @@ func TestServeEphemeralKeepsItsTokenInTheDefaultDataDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"t","version":"1"}}}`))
+	if err := ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"t","version":"1"}}}`)); err != nil {
+		t.Fatal(err)
+	}
 	_, data, err := ws.ReadMessage()
 	if err != nil || !strings.Contains(string(data), `"durability":"ephemeral"`) {
 		t.Fatalf("initialize: %s %v", data, err)
@@ -154,19 +163,27 @@ func serveOutput(t *testing.T, args ...string) (url, stderr string) {
 	cmd.SetErr(&errb)
 	cmd.SetArgs(args)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- cmd.ExecuteContext(ctx); pw.Close() }()
-	t.Cleanup(func() { cancel(); <-done })
+	var serveErr error
+	ended := make(chan struct{})
+	go func() { serveErr = cmd.ExecuteContext(ctx); pw.Close(); close(ended) }()
+	t.Cleanup(func() {
+		cancel()
+		<-ended
+		if serveErr != nil {
+			t.Errorf("serve ended with %v", serveErr)
+		}
+	})
 	lines := bufio.NewScanner(pr)
 	for url == "" && lines.Scan() {
 		if rest, ok := strings.CutPrefix(lines.Text(), "lookout host listening on "); ok {
 			url, _, _ = strings.Cut(rest, " ")
 		}
 	}
-	go io.Copy(io.Discard, pr)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	if url == "" {
 		cancel()
-		t.Fatalf("serve printed no URL: %v", <-done)
+		<-ended
+		t.Fatalf("serve printed no URL: %v", serveErr)
 	}
 	return url, errb.String() // written before the URL line
 }

@@ -66,8 +66,10 @@ type lockedWriter struct {
 func (l *lockedWriter) line(b []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.w.Write(b)
-	l.w.WriteByte('\n')
+	// A bufio.Writer keeps its first error and reports it on Flush;
+	// watch stops on its own terms, not on a failed write.
+	_, _ = l.w.Write(b)
+	_ = l.w.WriteByte('\n')
 }
 
 func (l *lockedWriter) flush() {
