@@ -7,7 +7,8 @@ import (
 	"fmt"
 )
 
-// DecodeFrame decodes a wire frame holding a session notification:
+// DecodeFrame decodes a wire frame holding a session notification
+// (docs/protocol.md, 2. Notifications):
 // ParseFrame, then Frame.Event. On error the Event is nil, except for an
 // unknown method whose params carry a valid cursor (see State.Pass).
 func DecodeFrame(raw []byte) (*Event, error) {

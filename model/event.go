@@ -2,7 +2,8 @@ package model
 
 import "encoding/json"
 
-// Notification methods of protocol version 1.
+// Notification methods of protocol version 1 (docs/protocol.md,
+// 2. Notifications).
 const (
 	MethodItemStarted       = "item/started"
 	MethodItemUpdated       = "item/updated"

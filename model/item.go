@@ -5,8 +5,8 @@ import (
 	"strconv"
 )
 
-// Item kinds the protocol names. Kind is an open enum: any other value is
-// kept whole and rendered generically.
+// Item kinds the protocol names (docs/protocol.md, 3. Items). Kind is an
+// open enum: any other value is kept whole and rendered generically.
 const (
 	KindUserMessage       = "userMessage"
 	KindAgentMessage      = "agentMessage"

@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // own returns a copy of a published item that this State may mutate.
 func (s *State) own(it *Item) *Item {
@@ -11,20 +14,10 @@ func (s *State) own(it *Item) *Item {
 	return c
 }
 
+// less orders the transcript: by position, then item id (docs/protocol.md,
+// 3. Items).
 func less(a, b *Item) int {
-	if a.Position != b.Position {
-		if a.Position < b.Position {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case a.ID < b.ID:
-		return -1
-	case a.ID > b.ID:
-		return 1
-	}
-	return 0
+	return cmp.Or(cmp.Compare(a.Position, b.Position), cmp.Compare(a.ID, b.ID))
 }
 
 func (s *State) index(it *Item) (int, bool) {

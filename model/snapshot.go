@@ -5,7 +5,8 @@ import (
 	"slices"
 )
 
-// Snapshot is the protocol's snapshot object: the complete fold at Cursor.
+// Snapshot is the protocol's snapshot object (docs/protocol.md, 5.
+// Subscribe and resume): the complete fold at Cursor.
 type Snapshot struct {
 	Cursor           string                     `json:"cursor"`
 	DurableCursor    string                     `json:"durableCursor"`

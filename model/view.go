@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 )
@@ -97,13 +98,7 @@ func (v *View) Rows() []Row {
 	rows := make([]Row, 0, len(v.Items)+len(v.Pending))
 	pend := slices.Clone(v.Pending)
 	slices.SortStableFunc(pend, func(a, b PendingEntry) int {
-		if a.Anchor != b.Anchor {
-			if a.Anchor < b.Anchor {
-				return -1
-			}
-			return 1
-		}
-		return int(a.Order) - int(b.Order)
+		return cmp.Or(cmp.Compare(a.Anchor, b.Anchor), cmp.Compare(a.Order, b.Order))
 	})
 	j := 0
 	for _, it := range v.Items {

@@ -150,7 +150,7 @@ func (p *Page) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-// JSON-RPC error codes of protocol version 1.
+// JSON-RPC error codes of protocol version 1 (docs/protocol.md, 4. Requests).
 const (
 	CodeParseError     = -32700 // the frame is not JSON
 	CodeInvalidRequest = -32600 // not a JSON-RPC request

@@ -152,7 +152,7 @@ func (h *pageHost) answer(dst []byte, method, cursor string, limit int) []byte {
 // per export, the process's CPU time (the in-process host's small share
 // included) and the peak of the live heap above what was live before
 // (which holds the host's copy of the session): what the export itself
-// keeps, flat in the session's size. Targets (issue 10): 1.5 s and 64 MB.
+// keeps, flat in the session's size. Targets (docs/performance.md): 1.5 s and 64 MB.
 func BenchmarkExport100k(b *testing.B) {
 	h := newPageHost(b, benchSession(100_000))
 	for _, format := range []string{"json", "markdown"} {
