@@ -60,8 +60,10 @@ func benchFrames(n int) [][]byte {
 	return out[:n]
 }
 
-// BenchmarkDecodeAndFold decodes wire frames and folds them. Target: at
-// least 250,000 events per second on one core.
+// BenchmarkDecodeAndFold decodes wire frames and folds them on the path
+// the client runs per frame (ParseFrame, then Frame.Event: the frame is
+// checked to be JSON once). Target: at least 250,000 events per second on
+// one core.
 func BenchmarkDecodeAndFold(b *testing.B) {
 	frames := benchFrames(4096)
 	b.ReportAllocs()

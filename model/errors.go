@@ -5,10 +5,11 @@ import "fmt"
 // Reason classifies a FoldError.
 type Reason string
 
-// Reasons a frame or event can be refused. UpstreamFrameError covers every
-// frame that cannot be understood as a protocol notification (malformed
-// JSON, a missing or wrong-typed member, an unknown method, an unknown delta
-// shape); the Detail says which.
+// Reasons a frame or event can be refused (docs/protocol.md, 3. Items, "How
+// Lookout folds items"). UpstreamFrameError covers every frame that cannot
+// be understood as a protocol notification (malformed JSON, a missing or
+// wrong-typed member, an unknown method, an unknown delta shape); the
+// Detail says which.
 const (
 	UpstreamFrameError Reason = "upstream_frame_error"
 	UnknownItem        Reason = "unknown_item"

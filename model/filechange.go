@@ -31,7 +31,7 @@ func (it *Item) FileChanges() []FileChange {
 		}
 		str := func(k string) string {
 			var s string
-			json.Unmarshal(m[k], &s)
+			_ = json.Unmarshal(m[k], &s) // a member that is not a string reads as ""
 			return s
 		}
 		out = append(out, FileChange{Path: str("path"), Kind: str("kind"), MovePath: str("movePath"), Diff: str("diff")})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -143,7 +144,16 @@ func appendCanonicalRaw(dst []byte, raw json.RawMessage) []byte {
 		return append(dst, "null"...)
 	}
 	switch raw[0] {
-	case '{', '[', '"':
+	case '"':
+		if canonicalString(raw) {
+			return append(dst, raw...)
+		}
+		var str string
+		if json.Unmarshal(raw, &str) != nil {
+			return append(dst, "null"...)
+		}
+		return appendString(dst, str)
+	case '{', '[':
 		v, err := decodeAny(raw)
 		if err != nil {
 			return append(dst, "null"...)
@@ -162,4 +172,59 @@ func decodeAny(raw []byte) (any, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// canonicalString reports whether raw, a JSON string, is already spelled
+// as appendString spells its value, so that it can be copied as it is:
+// valid UTF-8 without U+2028 or U+2029, no control character, and only
+// the escapes appendString writes (\" \\ \b \f \n \r \t, \u2028, \u2029,
+// and \u00xx in lower-case hex for the other control characters).
+func canonicalString(raw []byte) bool {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return false
+	}
+	s := raw[1 : len(raw)-1]
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(s) {
+				return false
+			}
+			switch s[i+1] {
+			case '"', '\\', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 <= len(s) && (string(s[i+2:i+6]) == "2028" || string(s[i+2:i+6]) == "2029") {
+					i += 6
+					continue
+				}
+				if i+6 > len(s) || s[i+2] != '0' || s[i+3] != '0' || (s[i+4] != '0' && s[i+4] != '1') {
+					return false
+				}
+				lo := strings.IndexByte("0123456789abcdef", s[i+5])
+				if lo < 0 {
+					return false
+				}
+				switch c := (s[i+4]-'0')<<4 | byte(lo); c {
+				case '\b', '\f', '\n', '\r', '\t':
+					return false // appendString writes these short
+				}
+				i += 6
+			default:
+				return false
+			}
+		case c == '"' || c < 0x20:
+			return false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(s[i:])
+			if (r == utf8.RuneError && size == 1) || r == '\u2028' || r == '\u2029' {
+				return false
+			}
+			i += size
+		}
+	}
+	return true
 }

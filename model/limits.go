@@ -10,7 +10,7 @@ import (
 
 // Limits bound what a State holds, so that a host that sends more than the
 // protocol allows (its own bound is 64 KiB per string field) cannot make a
-// client hold gigabytes. The zero value bounds nothing: a host's own fold
+// client hold gigabytes (docs/protocol.md, 3. Items, "Client bounds"). The zero value bounds nothing: a host's own fold
 // keeps everything. A client sets them with SetLimits.
 type Limits struct {
 	// FieldBytes: no string field of an item grows past this many bytes. A

@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // PendingStatus is the display state of an optimistic prompt.
 type PendingStatus string
@@ -189,13 +192,13 @@ func (s *State) reanchorPending() (needReplay []string) {
 		ia, ib := queueIdx(a.CommandID), queueIdx(b.CommandID)
 		switch {
 		case ia >= 0 && ib >= 0:
-			return ia - ib
+			return cmp.Compare(ia, ib)
 		case ia >= 0:
-			return -1
+			return -1 // queued entries first
 		case ib >= 0:
 			return 1
 		}
-		return int(a.Order) - int(b.Order)
+		return cmp.Compare(a.Order, b.Order)
 	})
 	anchor := s.LastPosition()
 	for _, p := range kept {

@@ -223,8 +223,12 @@ func TestRuleUnknownKindsAndFieldsSurviveRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var a, b any
-	json.Unmarshal([]byte(raw), &a)
-	json.Unmarshal(it.AppendJSON(nil), &b)
+	if err := json.Unmarshal([]byte(raw), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(it.AppendJSON(nil), &b); err != nil {
+		t.Fatal(err)
+	}
 	if fmt.Sprint(a) != fmt.Sprint(b) {
 		t.Fatalf("round trip changed the item:\n%v\n%v", a, b)
 	}

@@ -196,7 +196,9 @@ func (it *simItem) objectNoMeta() map[string]any {
 func (s *sim) appendField(it *simItem, field, d string) {
 	if strings.HasPrefix(field, "summary.") {
 		var i int
-		fmt.Sscanf(field, "summary.%d", &i)
+		if _, err := fmt.Sscanf(field, "summary.%d", &i); err != nil {
+			panic("sim: bad summary path " + field)
+		}
 		parts := it.fields["summary"].([]any)
 		if i == len(parts) {
 			parts = append(parts, "")

@@ -5,7 +5,8 @@ import (
 	"slices"
 )
 
-// Snapshot is the protocol's snapshot object: the complete fold at Cursor.
+// Snapshot is the protocol's snapshot object (docs/protocol.md, 5.
+// Subscribe and resume): the complete fold at Cursor.
 type Snapshot struct {
 	Cursor           string                     `json:"cursor"`
 	DurableCursor    string                     `json:"durableCursor"`
@@ -165,6 +166,22 @@ func (s *State) Encode() []byte { return s.AppendCanonical(nil) }
 
 // AppendCanonical appends the canonical encoding to dst.
 func (s *State) AppendCanonical(dst []byte) []byte {
+	dst = s.AppendCanonicalHead(dst)
+	for i, it := range s.order {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = it.AppendJSON(dst)
+	}
+	return s.AppendCanonicalTail(dst)
+}
+
+// AppendCanonicalHead appends the canonical encoding up to its first item
+// (the members sorted before "items", and `"items":[`). With the items'
+// encodings, comma-separated, and AppendCanonicalTail it makes the whole
+// encoding, for a caller that writes items it no longer holds (lookout
+// export streams them).
+func (s *State) AppendCanonicalHead(dst []byte) []byte {
 	dst = append(dst, `{"activeTurn":`...)
 	if s.active == nil {
 		dst = append(dst, "null"...)
@@ -181,13 +198,12 @@ func (s *State) AppendCanonical(dst []byte) []byte {
 	} else {
 		dst = append(dst, "false"...)
 	}
-	dst = append(dst, `,"items":[`...)
-	for i, it := range s.order {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = it.AppendJSON(dst)
-	}
+	return append(dst, `,"items":[`...)
+}
+
+// AppendCanonicalTail appends the canonical encoding after its last item:
+// `]` and the members sorted after "items".
+func (s *State) AppendCanonicalTail(dst []byte) []byte {
 	dst = append(dst, `],"pendingApprovals":[`...)
 	for i, a := range s.approvals {
 		if i > 0 {

@@ -11,32 +11,58 @@ import (
 )
 
 // MarkdownTranscript renders a session's view as a readable markdown
-// transcript: `lookout export --format markdown` and the UI's export key
-// use it.
+// transcript: MarkdownHead, then MarkdownItem for each item, then
+// MarkdownTail. The UI's export key uses it; `lookout export --format
+// markdown` writes the same pieces as it streams a session out.
 // Everything in it comes from the host, and it is printed to a terminal
 // as often as to a file, so it goes through termtext: titles and headings
 // as one line (Line), bodies as text (Text), a tool's name and input as
 // Visible (what was approved, whole), an unknown item's JSON with JSON.
 func MarkdownTranscript(v *model.View) string {
 	var b strings.Builder
-	title := ""
-	if raw := v.Values["title"]; raw != nil {
-		_ = json.Unmarshal(raw, &title)
-	}
-	if title = termtext.Line(title); title == "" {
-		title = "Session " + termtext.Line(v.SessionID)
-	}
-	fmt.Fprintf(&b, "# %s\n", title)
+	b.WriteString(MarkdownHead(v.SessionID, v.Values["title"]))
 	for _, it := range v.Items {
-		b.WriteString("\n")
-		writeItemMarkdown(&b, it)
+		b.WriteString(MarkdownItem(it))
 	}
-	if a := v.ActiveTurn; a != nil {
-		fmt.Fprintf(&b, "\n_Turn %s is still running._\n", termtext.Line(a.TurnID))
+	b.WriteString(MarkdownTail(v.ActiveTurn, v.QueuedTurns))
+	return b.String()
+}
+
+// MarkdownHead is the transcript's title line: the session's title (its
+// "title" state value, a JSON string), else "Session <id>".
+func MarkdownHead(sessionID string, title json.RawMessage) string {
+	t := ""
+	if title != nil {
+		_ = json.Unmarshal(title, &t)
 	}
-	for _, q := range v.QueuedTurns {
+	if t = termtext.Line(t); t == "" {
+		t = "Session " + termtext.Line(sessionID)
+	}
+	return "# " + t + "\n"
+}
+
+// MarkdownTail is what follows the items: the turn still running and the
+// queued prompts, if any.
+func MarkdownTail(active *model.ActiveTurn, queued []model.QueuedTurn) string {
+	var b strings.Builder
+	if active != nil {
+		fmt.Fprintf(&b, "\n_Turn %s is still running._\n", termtext.Line(active.TurnID))
+	}
+	for _, q := range queued {
 		fmt.Fprintf(&b, "\n_Queued:_ %s\n", termtext.Text(q.Text))
 	}
+	return b.String()
+}
+
+// MarkdownItem is one item's section: a blank line, a heading naming the
+// item (and its status unless completed), and its body. Messages,
+// reasoning and errors give Plain's text; a tool call gives its input and
+// output as code blocks, a file change a patch per file, an unknown kind
+// its JSON. Every kind ends with Plain's notes (a cut, an unknown end).
+func MarkdownItem(it *model.Item) string {
+	var b strings.Builder
+	b.WriteString("\n")
+	writeItemMarkdown(&b, it)
 	return b.String()
 }
 
@@ -47,13 +73,15 @@ func writeItemMarkdown(w io.Writer, it *model.Item) {
 	}
 	switch it.Kind {
 	case model.KindUserMessage:
-		fmt.Fprintf(w, "## User%s\n\n%s\n", status, termtext.Text(it.Text()))
+		fmt.Fprintf(w, "## User%s\n\n%s\n", status, termtext.Text(plainText(it)))
+		return // plainText carries the notes
 	case model.KindAgentMessage:
-		fmt.Fprintf(w, "## Agent%s\n\n%s\n", status, termtext.Text(it.Text()))
+		fmt.Fprintf(w, "## Agent%s\n\n%s\n", status, termtext.Text(plainText(it)))
+		return
 	case model.KindReasoning:
 		fmt.Fprintf(w, "## Reasoning%s\n\n", status)
-		for _, s := range it.Summary() {
-			fmt.Fprintf(w, "> %s\n", strings.ReplaceAll(termtext.Text(s), "\n", "\n> "))
+		if body := termtext.Text(plainBody(it)); body != "" {
+			fmt.Fprintf(w, "> %s\n", strings.ReplaceAll(body, "\n", "\n> "))
 		}
 	case model.KindToolCall:
 		fmt.Fprintf(w, "## Tool: %s%s\n\n", termtext.VisibleLine(it.ToolName()), status)
@@ -78,6 +106,9 @@ func writeItemMarkdown(w io.Writer, it *model.Item) {
 	default:
 		raw, _ := it.MarshalJSON()
 		fmt.Fprintf(w, "## %s%s\n\n```json\n%s\n```\n", termtext.Line(it.Kind), status, termtext.JSON(raw))
+	}
+	if notes := plainNotes(it); notes != "" {
+		fmt.Fprintf(w, "%s\n", termtext.Text(notes[1:]))
 	}
 }
 

@@ -8,15 +8,24 @@ import (
 )
 
 // Plain returns an item as plain text (markdown where the item is
-// markdown), for copying with OSC 52 and for export. It is not cached and
-// not styled: user and agent messages give their text as sent, reasoning
-// its summary parts, a tool call its command line, output and exit, an
-// error its message, and an unknown kind its kind, status and fields. A
-// nil item gives "".
-func (r *Renderer) Plain(it *model.Item) string {
+// markdown), for copying with OSC 52; the markdown export
+// (MarkdownTranscript) uses the same text. It is not cached and not
+// styled: user and agent messages give their text as sent, reasoning its
+// summary parts, a tool call its command line, output and exit, an error
+// its message, and an unknown kind its kind, status and fields, then the
+// item's notes (plainNotes). A nil item gives "".
+func (r *Renderer) Plain(it *model.Item) string { return plainText(it) }
+
+// plainText is Plain: the item's text, then its notes.
+func plainText(it *model.Item) string {
 	if it == nil {
 		return ""
 	}
+	return plainBody(it) + plainNotes(it)
+}
+
+// plainBody is the kind-specific part of Plain.
+func plainBody(it *model.Item) string {
 	var b strings.Builder
 	switch it.Kind {
 	case model.KindUserMessage, model.KindAgentMessage:
@@ -71,6 +80,14 @@ func (r *Renderer) Plain(it *model.Item) string {
 			b.WriteString("\n" + name + ": " + fieldText(it.Field(name)))
 		}
 	}
+	return b.String()
+}
+
+// plainNotes are what Plain and the markdown export add after an item's
+// text: a cut by Lookout, an end that is unknown or came with the host's
+// death, each as "\n\n[note]".
+func plainNotes(it *model.Item) string {
+	var b strings.Builder
 	if c := it.Cut; c != nil {
 		if len(c.Fields) > 0 {
 			b.WriteString("\n\n[" + cutNote(c.Fields, c.FieldBound) + "]")

@@ -19,7 +19,7 @@ func (l *loopState) onFrame(raw []byte) {
 		l.onResponse(f)
 		return
 	}
-	ev, err := model.DecodeNotification(f.Method, f.Params)
+	ev, err := f.Event() // the frame was checked to be JSON once, by ParseFrame
 	if err != nil {
 		l.addError(err.Error())
 		if ev == nil {
@@ -28,7 +28,6 @@ func (l *loopState) onFrame(raw []byte) {
 		// An unknown method with a valid cursor: reported, and stepped
 		// over in order (apply passes it) so continuity holds.
 	}
-	ev.EmittedAtMs = f.EmittedAtMs
 	l.onNotification(ev)
 }
 

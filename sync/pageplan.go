@@ -86,8 +86,8 @@ func planAfterPage(req pageRequest, res json.RawMessage, rerr *model.RPCError, h
 		}
 		return afterPlan{Next: afterDrop, Why: "view/page after failed: " + rerr.Message}
 	}
-	var r model.Page
-	if err := json.Unmarshal(res, &r); err != nil {
+	r, err := model.DecodePage(res)
+	if err != nil {
 		return afterPlan{Next: afterDrop, Persistent: true, Why: "malformed view/page result: " + err.Error()}
 	}
 	switch acceptAfterPage(req, r.Epoch, held.Epoch, held.Gen, held.DurableCursor) {
@@ -102,7 +102,7 @@ func planAfterPage(req pageRequest, res json.RawMessage, rerr *model.RPCError, h
 	p := afterPlan{Accepted: true}
 	cursor, durable := held.Cursor, held.DurableCursor
 	for _, el := range r.Events {
-		ev, err := model.DecodeNotification(el.Method, el.Params)
+		ev, err := el.Event()
 		if err != nil {
 			p.Steps = append(p.Steps, pageStep{Note: "page element: " + err.Error()})
 			if ev == nil {
@@ -177,8 +177,8 @@ func planBeforePage(req pageRequest, res json.RawMessage, rerr *model.RPCError, 
 		}
 		return beforePlan{Next: beforeFailed, Why: "view/page before failed: " + rerr.Message}
 	}
-	var r model.Page
-	if err := json.Unmarshal(res, &r); err != nil {
+	r, err := model.DecodePage(res)
+	if err != nil {
 		return beforePlan{Next: beforeFailed, Why: "malformed view/page before result: " + err.Error()}
 	}
 	switch acceptBeforePage(req, r.Epoch, held.Epoch, held.Gen, historyStart) {
@@ -189,7 +189,7 @@ func planBeforePage(req pageRequest, res json.RawMessage, rerr *model.RPCError, 
 	}
 	p := beforePlan{Next: beforeFold, HasOlder: r.HasOlder, Events: make([]*model.Event, 0, len(r.Events))}
 	for _, el := range r.Events {
-		ev, err := model.DecodeNotification(el.Method, el.Params)
+		ev, err := el.Event()
 		if err != nil {
 			p.Notes = append(p.Notes, "history element: "+err.Error())
 			continue

@@ -89,8 +89,8 @@ func planStartPage(req startRequest, res json.RawMessage, rerr *model.RPCError, 
 		}
 		return startPlan{Next: startFailed, Why: "view/page before (start) failed: " + rerr.Message}
 	}
-	var r model.Page
-	if err := json.Unmarshal(res, &r); err != nil {
+	r, err := model.DecodePage(res)
+	if err != nil {
 		return startPlan{Next: startFailed, Why: "malformed view/page before (start) result: " + err.Error()}
 	}
 	if req.Gen != held.Gen || req.Epoch != held.Epoch {
@@ -106,7 +106,7 @@ func planStartPage(req startRequest, res json.RawMessage, rerr *model.RPCError, 
 	p := startPlan{Next: startFold, End: req.Cursor, Events: make([]*model.Event, 0, len(r.Events))}
 	p.Join = !r.HasNewer || (oldest > 0 && p.End >= oldest)
 	for _, el := range r.Events {
-		ev, err := model.DecodeNotification(el.Method, el.Params)
+		ev, err := el.Event()
 		if err != nil {
 			p.Notes = append(p.Notes, "start element: "+err.Error())
 			continue

@@ -1,0 +1,33 @@
+package cli
+
+// Exit codes of the non-interactive commands (documented in docs/sync.md).
+const (
+	exitOK          = 0
+	exitFailure     = 1 // anything not listed below
+	exitUsage       = 2 // bad arguments or flags
+	exitAuth        = 3 // the host refused the token (401) or the origin (403)
+	exitNoSession   = 4 // the host does not know the session (or has none)
+	exitUnreachable = 5 // cannot connect, connection lost for good, or gave up sending
+	exitTurnFailed  = 6 // the prompt was rejected, unqueued, or its turn failed or was stopped
+)
+
+// exitError carries a process exit code chosen by a subcommand.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// exitCode is the process exit code for the error a command ended with:
+// the code an *exitError carries, else exitFailure.
+func exitCode(err error) int {
+	if e, ok := err.(*exitError); ok {
+		return e.code
+	}
+	return exitFailure
+}
+
+// usageErr marks err as a usage error (exit 2).
+func usageErr(err error) error { return &exitError{code: exitUsage, err: err} }

@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/lookout-sh/lookout/sync"
+	"github.com/lookout-sh/lookout/termtext"
+	"github.com/lookout-sh/lookout/tui"
+)
+
+// sessionsTable is `lookout sessions`' readable output: a header and one
+// line per session, in the order given (the caller sorts with
+// sync.SortSessions, the picker's order), the last update as
+// tui.HumanTime relative to now, columns aligned by terminal cells (a wide
+// title or id does not shift the next column). Every cell comes from the
+// host and is one clean line (termtext.Line).
+func sessionsTable(ss []sync.SessionInfo, now time.Time) string {
+	rows := [][]string{{"SESSION", "STATUS", "UPDATED", "TITLE"}}
+	for _, s := range ss {
+		rows = append(rows, []string{termtext.Line(s.SessionID), termtext.Line(s.Status),
+			tui.HumanTime(s.Updated(), now), termtext.Line(s.Title)})
+	}
+	ws := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			ws[i] = max(ws[i], ansi.StringWidth(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		var line strings.Builder
+		for i, c := range r {
+			line.WriteString(c)
+			if i < len(r)-1 {
+				line.WriteString(strings.Repeat(" ", ws[i]-ansi.StringWidth(c)+2))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

@@ -1,0 +1,43 @@
+package render
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/lookout-sh/lookout/model"
+)
+
+func TestMarkdownExportsAFileChangeAsAPatch(t *testing.T) {
+	st := model.NewState("S")
+	item := map[string]any{"itemId": "F", "kind": "fileChange", "turnId": "T", "revision": 2, "status": "failed",
+		"recordedAt": "2026-11-30T00:00:00Z", "position": 1, "error": "the user declined this change",
+		"changes": []any{
+			map[string]any{"path": "main.go", "kind": "update", "diff": "@@ -1 +1 @@\n-\told\n+\tnew\n"},
+			map[string]any{"path": "new.txt", "kind": "add", "diff": "@@ -0,0 +1,1 @@\n+hi\x1b[2J\n"},
+			map[string]any{"path": "a.md", "kind": "update", "movePath": "b.md", "diff": ""},
+		}}
+	params, _ := json.Marshal(map[string]any{"sessionId": "S", "viewCursor": "v:S:1", "prevCursor": nil, "item": item})
+	ev, err := model.DecodeNotification(model.MethodItemCompleted, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Apply(ev); err != nil {
+		t.Fatal(err)
+	}
+	md := MarkdownTranscript(st.View())
+	for _, want := range []string{
+		"## File changes (failed)",
+		"```diff\n--- a/main.go\n+++ b/main.go\n@@ -1 +1 @@\n-\told\n+\tnew\n```",
+		"--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+hi␛[2J\n```",
+		"--- a/a.md\n+++ b/b.md\n```",
+		"Error: the user declined this change",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("export lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.ContainsRune(md, 0x1b) {
+		t.Error("an escape reached the export raw")
+	}
+}
