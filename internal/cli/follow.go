@@ -12,12 +12,11 @@ import (
 	"github.com/lookout-sh/lookout/termtext"
 )
 
-// follow runs a client until done says so (it is asked after every
-// published change, whatever the freshness) or an unrecoverable condition: a persistent refusal, or a host
-// that cannot be reached before the first connection. flush (optional) is
-// called after every change. Every error the client records (a frame it
-// could not fold, a refused command) is reported on errw as it happens,
-// once each (reportErrors). Interrupt (SIGINT) ends it quietly.
+// follow runs a client for a command (sync.Follow) until done says so or
+// the client cannot go on, which becomes the matching exit code. flush
+// (optional) is called after every change. Every error the client records
+// (a frame it could not fold, a refused command) is reported on errw as it
+// happens, once each (reportErrors). Interrupt (SIGINT) ends it quietly.
 func follow(parent context.Context, o sync.Options, errw io.Writer, flush func(), done func(sync.Picture, *sync.Client) (bool, error)) error {
 	c, err := sync.New(o)
 	if err != nil {
@@ -28,43 +27,18 @@ func follow(parent context.Context, o sync.Options, errw io.Writer, flush func()
 	}
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt)
 	defer stop()
-	runCtx, cancel := context.WithCancel(ctx)
-	ran := make(chan struct{})
-	go func() {
-		defer close(ran)
-		_ = c.Run(runCtx)
-	}()
 	var seen uint64
-	defer func() {
-		cancel()
-		<-ran
-		if flush != nil {
-			flush()
-		}
-		seen = reportErrors(errw, c.Current(), seen)
-	}()
-	for {
-		s := c.Current()
+	err = sync.Follow(ctx, c, func(s sync.Picture) {
 		if flush != nil {
 			flush()
 		}
 		seen = reportErrors(errw, s, seen)
-		switch f := s.Freshness; {
-		case f.State == sync.Error:
-			return freshnessErr(f)
-		case f.State == sync.Reconnecting && s.Durability == "":
-			// Never connected: for a script, unreachable is final.
-			return &exitError{code: exitUnreachable, err: errors.New(f.Err)}
-		}
-		if fin, err := done(s, c); fin || err != nil {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-c.Updates():
-		}
+	}, done)
+	var ended *sync.FollowEnded
+	if errors.As(err, &ended) {
+		return followExit(ended)
 	}
+	return err
 }
 
 // reportErrors writes the errors s recorded after the first seen to w,
@@ -80,6 +54,14 @@ func reportErrors(w io.Writer, s sync.Picture, seen uint64) uint64 {
 		fmt.Fprintf(w, "lookout: client error: %s\n", termtext.Line(e))
 	}
 	return max(seen, s.ErrorCount)
+}
+
+// followExit is the exit code of a client that could not go on.
+func followExit(e *sync.FollowEnded) error {
+	if e.NeverConnected {
+		return &exitError{code: exitUnreachable, err: e}
+	}
+	return freshnessErr(e.Freshness)
 }
 
 func freshnessErr(f sync.Freshness) error {
