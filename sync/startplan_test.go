@@ -59,7 +59,7 @@ func TestPlanStartPage(t *testing.T) {
 		{"another error answer", req, nil, &model.RPCError{Code: -32603, Message: "boom"}, held, 900,
 			"failed: view/page before (start) failed: boom"},
 		{"malformed answer", req, json.RawMessage(`7`), nil, held, 900,
-			"failed: malformed view/page before (start) result: json: cannot unmarshal number into Go value of type model.Page"},
+			"failed: malformed view/page before (start) result: not a JSON object"},
 		{"asked before a replacement", req, startPage("e1", 31, true, true, item(31)), nil, replaced, 900,
 			"stale"},
 		{"the host answers from another epoch", req, startPage("e2", 31, true, true, item(31)), nil, held, 900,
