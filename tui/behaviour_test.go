@@ -97,11 +97,18 @@ func TestDroppedItemsAreNotTheBeginningOfSession(t *testing.T) {
 	if v := f.Current().View; !v.HasOlder || len(v.Items) > 32 {
 		t.Fatalf("the fold holds %d items, hasOlder %v", len(v.Items), v.HasOlder)
 	}
-	d.keys("home")
+	for i := 0; i < 40 && !d.m.tr.showsTop(); i++ {
+		d.keys("pgup")
+	}
 	d.wantScreen("older messages")
 	d.noScreen("beginning of session")
 	if !hasCall(f, "loadOlder") {
 		t.Fatal("reaching the top did not ask for the dropped history")
+	}
+	// Home goes to the session's start: it asks for the start window.
+	d.keys("home")
+	if !hasCall(f, "loadStart") {
+		t.Fatal("home did not ask for the start of the session")
 	}
 	d.keys("end")
 	d.wantScreen("answer 30")
