@@ -126,6 +126,19 @@ func olderSession(t *testing.T) *fakeSource {
 
 // olderPage folds exchanges [first, first+n) as a `before` page.
 func olderPage(t *testing.T, f *fakeSource, first, n int, hasOlder bool) {
+	evs := exchangeEvents(t, first, n)
+	f.edit(func(sn *sync.Picture, st *model.State) {
+		if err := st.ApplyOlder(evs, hasOlder); err != nil {
+			t.Fatal(err)
+		}
+		sn.HistoryLoading = false
+	})
+}
+
+// exchangeEvents are the item/completed events of exchanges [first,
+// first+n) as history pages carry them: exchange i's question at position
+// 2i-1, its answer at 2i.
+func exchangeEvents(t testing.TB, first, n int) []*model.Event {
 	var evs []*model.Event
 	for i := first; i < first+n; i++ {
 		for _, it := range []obj{
@@ -142,12 +155,7 @@ func olderPage(t *testing.T, f *fakeSource, first, n int, hasOlder bool) {
 			evs = append(evs, ev)
 		}
 	}
-	f.edit(func(sn *sync.Picture, st *model.State) {
-		if err := st.ApplyOlder(evs, hasOlder); err != nil {
-			t.Fatal(err)
-		}
-		sn.HistoryLoading = false
-	})
+	return evs
 }
 
 func TestReachingTopLoadsOlderOnceAndKeepsContentAnchored(t *testing.T) {
@@ -575,7 +583,7 @@ func TestStatusBarShowsTurnWarningAndHost(t *testing.T) {
 	}
 }
 
-func mustJSON(t *testing.T, v any) string {
+func mustJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := jsonMarshal(v)
 	if err != nil {
