@@ -139,10 +139,10 @@ func (m *Model) bannerLines() []string {
 // is on screen, older history exists, none is loading, and it was not
 // already asked for this same oldest row. Because the anchor keeps the
 // window in place when the page arrives, loading continues only while the
-// content does not fill the screen. A start window above the view, or one
-// Home asked for, begins at the session's start: nothing older to load.
+// content does not fill the screen. A start window above the view begins
+// at the session's start: nothing older to load.
 func (m *Model) maybeLoadOlder() tea.Cmd {
-	if !m.tr.showsTop() || !m.tr.olderAvailable() || m.goStart || m.snap.HistoryLoading {
+	if !m.tr.showsTop() || !m.tr.olderAvailable() || m.snap.HistoryLoading {
 		return nil
 	}
 	key := m.tr.oldestKey()

@@ -181,7 +181,6 @@ func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Composer.Top) && m.comp.empty():
 		return m.toStart()
 	case key.Matches(msg, km.Composer.Bottom) && m.comp.empty():
-		m.goStart = false
 		m.tr.toBottom()
 		return nil
 	case key.Matches(msg, km.Global.Interrupt) && m.comp.empty():
@@ -212,7 +211,6 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Transcript.Top):
 		return m.toStart()
 	case key.Matches(msg, km.Transcript.Bottom):
-		m.goStart = false
 		m.tr.toBottom()
 	case key.Matches(msg, km.Transcript.Toggle):
 		m.tr.toggleSelected()

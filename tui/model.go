@@ -98,7 +98,7 @@ type Model struct {
 	spinIdx      int
 	olderAsked   string // oldest row key when LoadOlder was last called
 
-	goStart      bool   // Home asked for the start window: go to its top when it comes
+	goStart      bool   // Home asked for the start window: go to its top when it comes (until another key)
 	forwardAsked bool   // LoadForward was called since the last key or scroll
 	forwardErrs  uint64 // the source's ErrorCount when it was
 
@@ -238,7 +238,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.focusComposer(), m.comp.update(msg))
 		m.dirty = true
 	case tea.MouseWheelMsg:
-		m.forwardAsked = false
+		m.forwardAsked, m.goStart = false, false
 		if m.mouse && m.overlay != overlayNone {
 			m.scrollOverlay(msg)
 			m.dirty = true
@@ -287,7 +287,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setNotice("copied "+itoa(msg.n)+" characters (OSC 52)", false)
 		cmds = append(cmds, m.expireNotice())
 	case tea.KeyPressMsg:
-		m.forwardAsked = false
+		// Any key but home itself (which asks again) gives up a jump to
+		// the start still waiting for its window; any key may ask for the
+		// next page again after one went wrong.
+		m.forwardAsked, m.goStart = false, false
 		cmds = append(cmds, m.handleKey(msg))
 	default:
 		// Cursor blink and other textarea internals.

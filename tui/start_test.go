@@ -236,3 +236,18 @@ func TestEndFollowsWithAStartWindow(t *testing.T) {
 	d.wantScreen("late news")
 	d.noScreen("more messages here")
 }
+
+// Another key pressed before the start window comes gives up the jump:
+// the window does not pull the screen away from where the user went.
+func TestAKeyBeforeTheWindowComesGivesUpTheJump(t *testing.T) {
+	f := olderSession(t)
+	d := newDriver(t, 60, 20, Options{Source: f})
+	d.keys("home", "pgup")
+	line := d.lineOf("answer 75")
+	startWindow(t, f, 10, false)
+	d.pull()
+	if got := d.lineOf("answer 75"); got != line || line < 0 {
+		t.Fatalf("answer 75 moved from line %d to %d when the window came:\n%s", line, got, d.screen())
+	}
+	d.noScreen("beginning of session")
+}
