@@ -110,7 +110,7 @@ func (ref rowRef) matches(r model.Row) bool {
 	case ref.pending:
 		return r.Pending != nil && r.Pending.CommandID == ref.id
 	case ref.hole:
-		return r.Item == nil && r.Pending == nil && ref.id == ""
+		return r.Item == nil && r.Pending == nil
 	}
 	return r.Item != nil && r.Item.ID == ref.id
 }
