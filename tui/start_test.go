@@ -12,12 +12,12 @@ import (
 // startWindow publishes exchanges 1..upto as the start window
 // (Picture.Start), as the client does after LoadStart or LoadForward;
 // loading says whether a page of it is in flight.
-func startWindow(t *testing.T, f *fakeSource, upto int, loading bool) {
-	t.Helper()
+func startWindow(f *fakeSource, upto int, loading bool) {
+	f.t.Helper()
 	st := model.NewState("s1")
 	if upto > 0 {
-		if err := st.ApplyOlder(exchangeEvents(t, 1, upto), false); err != nil {
-			t.Fatal(err)
+		if err := st.ApplyOlder(exchangeEvents(f.t, 1, upto), false); err != nil {
+			f.t.Fatal(err)
 		}
 	}
 	f.edit(func(sn *sync.Picture, _ *model.State) { sn.Start, sn.StartLoading = st.View(), loading })
@@ -83,10 +83,10 @@ func TestHomeGoesToTheStartAndScrollingDownPagesForward(t *testing.T) {
 	}
 	d.wantScreen("loading the start of the session")
 	d.wantScreen("answer 80") // nothing moves before the window comes
-	startWindow(t, f, 0, true)
+	startWindow(f, 0, true)
 	d.pull()
 	d.wantScreen("answer 80")
-	startWindow(t, f, 10, false)
+	startWindow(f, 10, false)
 	d.pull()
 	if d.lineOf("beginning of session") != 0 || d.lineOf("question 1") != 3 {
 		t.Fatalf("the first item is not at the top:\n%s", d.screen())
@@ -112,7 +112,7 @@ func TestHomeGoesToTheStartAndScrollingDownPagesForward(t *testing.T) {
 	if line < 0 {
 		t.Fatalf("answer 10 is not on screen above the hole:\n%s", d.screen())
 	}
-	startWindow(t, f, 20, false)
+	startWindow(f, 20, false)
 	d.pull()
 	if got := d.lineOf("answer 10"); got != line {
 		t.Fatalf("answer 10 moved from line %d to %d when the page came:\n%s", line, got, d.screen())
@@ -147,14 +147,14 @@ func TestHomeGoesToTheStartAndScrollingDownPagesForward(t *testing.T) {
 // first item shows where the hole line was.
 func TestAPageFillsTheHoleInPlace(t *testing.T) {
 	f := olderSession(t)
-	startWindow(t, f, 10, false)
+	startWindow(f, 10, false)
 	d := newDriver(t, 60, 20, Options{Source: f})
 	d.keys("tab", "g")
 	scrollUntil(t, d, "ctrl+e", func() bool { return d.lineOf("more messages here") == 0 })
 	if !hasCall(f, "loadForward") {
 		t.Fatal("the hole is on screen and nothing was asked")
 	}
-	startWindow(t, f, 20, false)
+	startWindow(f, 20, false)
 	d.pull()
 	if got := d.lineOf("question 11"); got != 1 {
 		t.Fatalf("the page's first item is on line %d, want its header on line 0 (the hole's):\n%s", got, d.screen())
@@ -166,7 +166,7 @@ func TestAPageFillsTheHoleInPlace(t *testing.T) {
 // nothing, and a search passes it by.
 func TestSelectionAndSearchStepOverTheHole(t *testing.T) {
 	f := olderSession(t)
-	startWindow(t, f, 10, false)
+	startWindow(f, 10, false)
 	d := newDriver(t, 60, 20, Options{Source: f})
 	d.keys("home", "tab")
 	scrollUntil(t, d, "ctrl+e", func() bool { return d.lineOf("question 51") >= 0 && d.lineOf("answer 10") >= 0 })
@@ -203,7 +203,7 @@ func TestSelectionAndSearchStepOverTheHole(t *testing.T) {
 // for a key.
 func TestForwardAfterAnErrorWaitsForAKey(t *testing.T) {
 	f := olderSession(t)
-	startWindow(t, f, 2, false)
+	startWindow(f, 2, false)
 	d := newDriver(t, 60, 40, Options{Source: f})
 	d.keys("home")
 	if n := countCalls(f, "loadForward"); n != 1 {
@@ -226,7 +226,7 @@ func TestForwardAfterAnErrorWaitsForAKey(t *testing.T) {
 // End follows the live tail with a start window above; new items show.
 func TestEndFollowsWithAStartWindow(t *testing.T) {
 	f := olderSession(t)
-	startWindow(t, f, 10, false)
+	startWindow(f, 10, false)
 	d := newDriver(t, 60, 20, Options{Source: f})
 	d.keys("home")
 	d.wantScreen("question 1")
@@ -244,7 +244,7 @@ func TestAKeyBeforeTheWindowComesGivesUpTheJump(t *testing.T) {
 	d := newDriver(t, 60, 20, Options{Source: f})
 	d.keys("home", "pgup")
 	line := d.lineOf("answer 75")
-	startWindow(t, f, 10, false)
+	startWindow(f, 10, false)
 	d.pull()
 	if got := d.lineOf("answer 75"); got != line || line < 0 {
 		t.Fatalf("answer 75 moved from line %d to %d when the window came:\n%s", line, got, d.screen())
