@@ -135,7 +135,7 @@ func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // TestTerminal drives `lookout attach` in tmux against `lookout serve`:
 // pick the session, send a prompt and see the streamed answer, approve a
-// tool, scroll to the top and load older history, then kill the host and
+// tool, go to the session's start with Home, then kill the host and
 // watch the freshness banners until it is back and live.
 func TestTerminal(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -170,8 +170,8 @@ func TestTerminal(t *testing.T) {
 		return strings.Contains(s, "That is all for now.") && strings.Contains(s, "idle") && !strings.Contains(s, "Approval needed")
 	})
 
-	// Scroll to the top: the session opened with a 6-item tail, so older
-	// history loads, then the true beginning shows.
+	// Home: the session opened with a 6-item tail, so Home fetches the
+	// session's start, and the true beginning shows.
 	tm.keys("Home")
 	for i := 0; ; i++ {
 		s := tm.screen()

@@ -52,7 +52,7 @@ type ComposerKeys struct {
 	Newline     key.Binding // ctrl+j, alt+enter: inserts a newline
 	HistoryPrev key.Binding // up (empty composer): the previous prompt sent
 	HistoryNext key.Binding // down (while browsing history): the next prompt sent
-	Top         key.Binding // home (empty composer): the top of the transcript
+	Top         key.Binding // home (empty composer): the session's first item (fetched at once when not loaded)
 	Bottom      key.Binding // end (empty composer): the bottom, following new output
 }
 
@@ -64,7 +64,7 @@ type TranscriptKeys struct {
 	LineDown    key.Binding // shift+down, ctrl+e: scrolls down a line
 	HalfUp      key.Binding // ctrl+u: scrolls up half a page
 	HalfDown    key.Binding // ctrl+d: scrolls down half a page
-	Top         key.Binding // g, home: the top of the transcript
+	Top         key.Binding // g, home: the session's first item (fetched at once when not loaded)
 	Bottom      key.Binding // G, end: the bottom of the transcript
 	Toggle      key.Binding // enter, space: expands or collapses the selected item
 	PromptPrev  key.Binding // [: selects the previous prompt
@@ -140,7 +140,7 @@ func Default() KeyMap {
 			Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
 			HistoryPrev: b(k("up"), "up", "previous prompt (empty composer)"),
 			HistoryNext: b(k("down"), "down", "next prompt (in history)"),
-			Top:         b(k("home"), "home", "top (empty composer)"),
+			Top:         b(k("home"), "home", "session start (empty composer)"),
 			Bottom:      b(k("end"), "end", "bottom, follow (empty composer)"),
 		},
 		Transcript: TranscriptKeys{
@@ -150,7 +150,7 @@ func Default() KeyMap {
 			LineDown:    b(k("shift+down", "ctrl+e"), "shift+↓/ctrl+e", "line down"),
 			HalfUp:      b(k("ctrl+u"), "ctrl+u", "half page up"),
 			HalfDown:    b(k("ctrl+d"), "ctrl+d", "half page down"),
-			Top:         b(k("g", "home"), "g/home", "top"),
+			Top:         b(k("g", "home"), "g/home", "session start (first item)"),
 			Bottom:      b(k("G", "end"), "G/end", "bottom, follow"),
 			Toggle:      b(k("enter", "space"), "enter/space", "expand/collapse"),
 			PromptPrev:  b(k("["), "[", "previous prompt"),

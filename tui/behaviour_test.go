@@ -97,11 +97,18 @@ func TestDroppedItemsAreNotTheBeginningOfSession(t *testing.T) {
 	if v := f.Current().View; !v.HasOlder || len(v.Items) > 32 {
 		t.Fatalf("the fold holds %d items, hasOlder %v", len(v.Items), v.HasOlder)
 	}
-	d.keys("home")
+	for i := 0; i < 40 && !d.m.tr.showsTop(); i++ {
+		d.keys("pgup")
+	}
 	d.wantScreen("older messages")
 	d.noScreen("beginning of session")
 	if !hasCall(f, "loadOlder") {
 		t.Fatal("reaching the top did not ask for the dropped history")
+	}
+	// Home goes to the session's start: it asks for the start window.
+	d.keys("home")
+	if !hasCall(f, "loadStart") {
+		t.Fatal("home did not ask for the start of the session")
 	}
 	d.keys("end")
 	d.wantScreen("answer 30")
@@ -119,6 +126,19 @@ func olderSession(t *testing.T) *fakeSource {
 
 // olderPage folds exchanges [first, first+n) as a `before` page.
 func olderPage(t *testing.T, f *fakeSource, first, n int, hasOlder bool) {
+	evs := exchangeEvents(t, first, n)
+	f.edit(func(sn *sync.Picture, st *model.State) {
+		if err := st.ApplyOlder(evs, hasOlder); err != nil {
+			t.Fatal(err)
+		}
+		sn.HistoryLoading = false
+	})
+}
+
+// exchangeEvents are the item/completed events of exchanges [first,
+// first+n) as history pages carry them: exchange i's question at position
+// 2i-1, its answer at 2i.
+func exchangeEvents(t testing.TB, first, n int) []*model.Event {
 	var evs []*model.Event
 	for i := first; i < first+n; i++ {
 		for _, it := range []obj{
@@ -135,12 +155,7 @@ func olderPage(t *testing.T, f *fakeSource, first, n int, hasOlder bool) {
 			evs = append(evs, ev)
 		}
 	}
-	f.edit(func(sn *sync.Picture, st *model.State) {
-		if err := st.ApplyOlder(evs, hasOlder); err != nil {
-			t.Fatal(err)
-		}
-		sn.HistoryLoading = false
-	})
+	return evs
 }
 
 func TestReachingTopLoadsOlderOnceAndKeepsContentAnchored(t *testing.T) {
@@ -568,7 +583,7 @@ func TestStatusBarShowsTurnWarningAndHost(t *testing.T) {
 	}
 }
 
-func mustJSON(t *testing.T, v any) string {
+func mustJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := jsonMarshal(v)
 	if err != nil {

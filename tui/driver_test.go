@@ -26,7 +26,7 @@ type driver struct {
 
 func newDriver(t testing.TB, w, h int, opts Options) *driver {
 	t.Helper()
-	f := opts.Source.(*fakeSource)
+	f, _ := opts.Source.(*fakeSource) // nil for a real source
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return fixedNow }
 	}

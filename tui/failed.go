@@ -102,7 +102,7 @@ func (m *Model) takeReturned(snap sync.Picture) {
 func (m *Model) syncFailedRows() {
 	m.tr.setFailed(m.failed)
 	if m.view != nil {
-		m.tr.setView(m.view, m.snap.HistoryLoading)
+		m.tr.setView(m.view, m.start, m.snap.HistoryLoading)
 	}
 	m.dirty = true
 }

@@ -143,9 +143,11 @@ func (f *fakeSource) Interrupt()         { f.record("interrupt") }
 func (f *fakeSource) Respond(approvalID, decision string) {
 	f.record("respond:" + approvalID + ":" + decision)
 }
-func (f *fakeSource) LoadOlder() { f.record("loadOlder") }
-func (f *fakeSource) Retry()     { f.record("retry") }
-func (f *fakeSource) Focus()     { f.record("focus") }
+func (f *fakeSource) LoadOlder()   { f.record("loadOlder") }
+func (f *fakeSource) LoadStart()   { f.record("loadStart") }
+func (f *fakeSource) LoadForward() { f.record("loadForward") }
+func (f *fakeSource) Retry()       { f.record("retry") }
+func (f *fakeSource) Focus()       { f.record("focus") }
 
 var _ Source = (*fakeSource)(nil)
 

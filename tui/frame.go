@@ -38,12 +38,14 @@ func (m *Model) pull() {
 	snap := m.src.Current()
 	m.snap = snap
 	m.dirty = true
-	if snap.View != nil && (m.view == nil || snap.View != m.view || snap.View.Gen != m.viewGen) {
-		m.view, m.viewGen = snap.View, snap.View.Gen
-		m.tr.setView(snap.View, snap.HistoryLoading)
+	if snap.View != nil && (m.view == nil || snap.View != m.view || snap.View.Gen != m.viewGen || snap.Start != m.start) {
+		m.view, m.viewGen, m.start = snap.View, snap.View.Gen, snap.Start
+		m.tr.setView(snap.View, snap.Start, snap.HistoryLoading)
 	} else {
 		m.tr.setLoading(snap.HistoryLoading)
 	}
+	m.tr.setHoleLoading(snap.StartLoading)
+	m.startArrived()
 	m.endTurnNotice()
 	m.diag.observe(snap, m.now())
 	m.takeReturned(snap)
@@ -77,7 +79,7 @@ func (m *Model) refresh() tea.Cmd {
 			spinner = m.spinner()
 		}
 		body = m.highlight(m.tr.layout(w, max(transH, 0), spinner, m.now()))
-		cmd = m.maybeLoadOlder()
+		cmd = tea.Batch(m.maybeLoadOlder(), m.maybeLoadForward())
 	}
 	label := m.theme.Muted.Render("prompt ")
 	if i, n, ok := m.comp.historyPosition(); ok {
@@ -137,9 +139,10 @@ func (m *Model) bannerLines() []string {
 // is on screen, older history exists, none is loading, and it was not
 // already asked for this same oldest row. Because the anchor keeps the
 // window in place when the page arrives, loading continues only while the
-// content does not fill the screen.
+// content does not fill the screen. A start window above the view begins
+// at the session's start: nothing older to load.
 func (m *Model) maybeLoadOlder() tea.Cmd {
-	if !m.tr.showsTop() || m.view == nil || !m.view.HasOlder || m.snap.HistoryLoading {
+	if !m.tr.showsTop() || !m.tr.olderAvailable() || m.snap.HistoryLoading {
 		return nil
 	}
 	key := m.tr.oldestKey()

@@ -65,6 +65,12 @@ var goldenScenes = []goldenScene{
 		})
 		longSession(f, 9, 1)
 	}, marker: "loading older"},
+	{name: "startwindow", height: 20, build: func(f *fakeSource) {
+		f.seq, f.prev = 100, 100
+		f.edit(func(sn *sync.Picture, st *model.State) { st.HasOlder = true; st.Cursor, st.DurableCursor = 100, 100 })
+		longSession(f, 51, 1)
+		startWindow(f, 1, true)
+	}, marker: "more messages here"},
 }
 
 // TestGolden renders every scene at two widths in both themes through a

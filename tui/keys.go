@@ -179,8 +179,7 @@ func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Composer.HistoryNext) && m.comp.historyNext():
 		return nil
 	case key.Matches(msg, km.Composer.Top) && m.comp.empty():
-		m.tr.toTop()
-		return nil
+		return m.toStart()
 	case key.Matches(msg, km.Composer.Bottom) && m.comp.empty():
 		m.tr.toBottom()
 		return nil
@@ -210,7 +209,7 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Transcript.HalfDown):
 		m.tr.scroll(m.tr.halfPage())
 	case key.Matches(msg, km.Transcript.Top):
-		m.tr.toTop()
+		return m.toStart()
 	case key.Matches(msg, km.Transcript.Bottom):
 		m.tr.toBottom()
 	case key.Matches(msg, km.Transcript.Toggle):

@@ -74,7 +74,8 @@ type Model struct {
 	snap    sync.Picture
 	viewGen uint64
 	view    *model.View
-	taken   uint64 // highest Returned number taken (composer or failed row)
+	start   *model.View // the start window shown above the view (hole.go)
+	taken   uint64      // highest Returned number taken (composer or failed row)
 
 	failed   []failedPrompt                // prompts the host did not run, shown as rows (failed.go)
 	pendSeen map[string]model.PendingEntry // this client's pending prompts in the last View
@@ -96,6 +97,10 @@ type Model struct {
 	ticking      bool
 	spinIdx      int
 	olderAsked   string // oldest row key when LoadOlder was last called
+
+	goStart      bool   // Home asked for the start window: go to its top when it comes (until another key)
+	forwardAsked bool   // LoadForward was called since the last key or scroll
+	forwardErrs  uint64 // the source's ErrorCount when it was
 
 	quitArmed     bool
 	quitGen       int
@@ -233,6 +238,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.focusComposer(), m.comp.update(msg))
 		m.dirty = true
 	case tea.MouseWheelMsg:
+		m.forwardAsked, m.goStart = false, false
 		if m.mouse && m.overlay != overlayNone {
 			m.scrollOverlay(msg)
 			m.dirty = true
@@ -281,6 +287,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setNotice("copied "+itoa(msg.n)+" characters (OSC 52)", false)
 		cmds = append(cmds, m.expireNotice())
 	case tea.KeyPressMsg:
+		// Any key but home itself (which asks again) gives up a jump to
+		// the start still waiting for its window; any key may ask for the
+		// next page again after one went wrong.
+		m.forwardAsked, m.goStart = false, false
 		cmds = append(cmds, m.handleKey(msg))
 	default:
 		// Cursor blink and other textarea internals.

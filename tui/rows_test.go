@@ -34,7 +34,7 @@ func TestRowSetBuildIsViewRows(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var s rowSet
-			s.build(&model.View{Items: items, Pending: tc.pending}, tc.extra)
+			s.build(&model.View{Items: items, Pending: tc.pending}, nil, tc.extra)
 			want := (&model.View{Items: items, Pending: append(slices.Clone(tc.pending), tc.extra...)}).Rows()
 			if got, w := rowSetKeys(s.rows), rowSetKeys(want); fmt.Sprint(got) != fmt.Sprint(w) {
 				t.Fatalf("rowSet %v, View.Rows %v", got, w)
@@ -48,9 +48,9 @@ func TestRowSetBuildIsViewRows(t *testing.T) {
 func TestRowSetRebuildReusesBuffers(t *testing.T) {
 	var s rowSet
 	long := &model.View{Items: []*model.Item{{ID: "a", Position: 1}, {ID: "b", Position: 2}, {ID: "c", Position: 3}}}
-	s.build(long, nil)
+	s.build(long, nil, nil)
 	first := &s.rows[:1][0]
-	s.build(&model.View{Items: long.Items[:1]}, nil)
+	s.build(&model.View{Items: long.Items[:1]}, nil, nil)
 	if &s.rows[:1][0] != first {
 		t.Fatal("the rebuild allocated new rows")
 	}

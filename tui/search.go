@@ -105,7 +105,13 @@ func (m *Model) findMatch(from, dir int) tea.Cmd {
 		return nil
 	}
 	rows := m.tr.rows()
-	i, found, more := scanRows(len(rows), from, dir, searchBudget, func(i int) string { return m.rowText(rows[i]) }, q)
+	text := func(i int) string {
+		if m.tr.isHole(i) {
+			return "" // the items not loaded: nothing to search
+		}
+		return m.rowText(rows[i])
+	}
+	i, found, more := scanRows(len(rows), from, dir, searchBudget, text, q)
 	m.dirty = true
 	switch {
 	case found:
@@ -117,10 +123,10 @@ func (m *Model) findMatch(from, dir int) tea.Cmd {
 		return nil
 	case more:
 		s.gen++
-		gen, from := s.gen, rows[i].Key()
+		gen, from := s.gen, m.tr.rowKey(i)
 		m.setNotice("searching…", false)
 		return func() tea.Msg { return searchStepMsg{gen: gen, dir: dir, from: from} }
-	case dir < 0 && m.view != nil && m.view.HasOlder:
+	case dir < 0 && m.tr.olderAvailable():
 		s.older, s.olderFrom = true, m.tr.oldestKey()
 		m.setNotice("searching older history…", false)
 		if m.snap.HistoryLoading || m.olderAsked == s.olderFrom {
@@ -156,8 +162,8 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 
 // rowIndex is the index of the row with key k.
 func (m *Model) rowIndex(k string) (int, bool) {
-	for i, r := range m.tr.rows() {
-		if r.Key() == k {
+	for i := range m.tr.rows() {
+		if m.tr.rowKey(i) == k {
 			return i, true
 		}
 	}

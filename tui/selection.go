@@ -66,7 +66,7 @@ func (t *transcript) reselect() {
 		t.hasSel = false
 		return
 	}
-	t.sel = t.set.refOf(min(max(t.sel.idx, 0), len(t.set.rows)-1))
+	t.selectRow(min(max(t.sel.idx, 0), len(t.set.rows)-1))
 }
 
 // visibleRows returns the first and last row indexes (not virtual) with a
@@ -97,6 +97,9 @@ func (t *transcript) move(dir int) {
 	switch {
 	case ok && vis && i >= first && i <= last:
 		i = min(max(i+dir, 0), len(t.set.rows)-1)
+		if t.set.isHole(i) && i+dir >= 0 && i+dir < len(t.set.rows) {
+			i += dir // over the hole, to the row beyond it
+		}
 	case vis && dir < 0:
 		i = last
 	case vis:
@@ -110,15 +113,28 @@ func (t *transcript) move(dir int) {
 
 // selectAtLine selects the row on screen line y of the transcript area.
 func (t *transcript) selectAtLine(y int) bool {
-	if y < 0 || y >= len(t.lineRow) || t.lineRow[y] < 1 {
+	if y < 0 || y >= len(t.lineRow) || t.lineRow[y] < 1 || t.set.isHole(t.lineRow[y]-1) {
 		return false
 	}
 	t.selectRow(t.lineRow[y] - 1)
 	return true
 }
 
-// selectRow selects row i.
-func (t *transcript) selectRow(i int) { t.sel, t.hasSel = t.set.refOf(i), true }
+// selectRow selects row i; the hole passes the selection to the row below
+// it (above it when it is the last).
+func (t *transcript) selectRow(i int) {
+	if t.set.isHole(i) {
+		switch {
+		case i+1 < len(t.set.rows):
+			i++
+		case i > 0:
+			i--
+		default:
+			return
+		}
+	}
+	t.sel, t.hasSel = t.set.refOf(i), true
+}
 
 // clearSelection drops the selection (the marker goes).
 func (t *transcript) clearSelection() { t.hasSel = false }

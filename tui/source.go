@@ -11,7 +11,7 @@ import (
 // Contract: Updates delivers a (coalesced) signal whenever Current may have
 // changed and is closed when the source stops. Current is cheap and safe to
 // call from any goroutine. The command methods (Submit, Unqueue, Interrupt,
-// Respond, LoadOlder, Retry, Focus) may block briefly; the UI only calls
+// Respond, LoadOlder, LoadStart, LoadForward, Retry, Focus) may block briefly; the UI only calls
 // them from tea.Cmds, never from Update.
 type Source interface {
 	Updates() <-chan struct{}
@@ -21,6 +21,11 @@ type Source interface {
 	Interrupt()
 	Respond(approvalID, decision string)
 	LoadOlder()
+	// LoadStart asks for the session's first items (Picture.Start) when
+	// the View does not reach back to them; LoadForward for the next page
+	// below them (docs/sync.md, "Reaching the start").
+	LoadStart()
+	LoadForward()
 	Retry()
 	Focus()
 }

@@ -24,8 +24,9 @@ type transcript struct {
 	theme themes.Theme
 	set   rowSet
 
-	hasOlder bool // view.HasOlder
+	hasOlder bool // view.HasOlder, and no start window above it
 	loading  bool // a page of older history is in flight
+	holeLoad bool // a page of the start window is in flight (hole.go)
 
 	width, height int // the whole area, including gutter and scrollbar
 
@@ -90,11 +91,12 @@ func (t *transcript) contentWidth() int { return max(1, t.width-1) }
 // vcount is the number of virtual rows (header + rows).
 func (t *transcript) vcount() int { return len(t.set.rows) + 1 }
 
-// setView rebuilds the rows from a new View and finds the selection
-// again (reselect).
-func (t *transcript) setView(v *model.View, loading bool) {
-	t.set.build(v, t.failed)
-	t.hasOlder, t.loading = v.HasOlder, loading
+// setView rebuilds the rows from a new View, and the start window above
+// it (nil: none), and finds the selection again (reselect).
+func (t *transcript) setView(v, start *model.View, loading bool) {
+	t.set.build(v, start, t.failed)
+	// A start window begins at the session's start: nothing is older.
+	t.hasOlder, t.loading = v.HasOlder && start == nil, loading
 	sig := t.tail()
 	// Rows prepended above (older history) change only n: not new below.
 	if !t.follow && (sig.id != t.tailSig.id || sig.ver != t.tailSig.ver || sig.st != t.tailSig.st) {
@@ -110,11 +112,13 @@ func (t *transcript) tail() tailSig {
 	n := len(t.set.rows)
 	sig := tailSig{n: n}
 	if n > 0 {
-		last := t.set.rows[n-1]
-		if last.Item != nil {
+		switch last := t.set.rows[n-1]; {
+		case last.Item != nil:
 			sig.id, sig.ver = last.Item.ID, last.Item.Version
-		} else {
+		case last.Pending != nil:
 			sig.id, sig.st = "pending:"+last.Pending.CommandID, last.Pending.Status
+		default:
+			sig.id = holeKey
 		}
 	}
 	return sig
@@ -138,6 +142,9 @@ func (t *transcript) rowLines(i int) []string {
 	}
 	row := t.set.rows[i]
 	w := t.contentWidth()
+	if t.set.isHole(i) {
+		return t.holeLines(w)
+	}
 	if row.Pending != nil {
 		return t.pendingLines(*row.Pending, w)
 	}
@@ -185,5 +192,5 @@ func (t *transcript) oldestKey() string {
 	if len(t.set.rows) == 0 {
 		return ""
 	}
-	return t.set.rows[0].Key()
+	return t.set.key(0)
 }

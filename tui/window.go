@@ -116,17 +116,19 @@ func (t *transcript) collect(v, off, h int) bool {
 		}
 		i := cv - 1
 		ls := t.rowLines(i)
+		hole := t.set.isHole(i)
 		for k := coff; k <= len(ls) && len(t.lines) < h; k++ {
-			switch k {
-			case 0:
+			switch {
+			case k == 0:
 				t.lines = append(t.lines, blank(cw))
-			case 1:
+			case k == 1 && !hole:
 				t.lines = append(t.lines, fit(t.headerStamp(i, ls[0], cw), cw))
 			default:
 				t.lines = append(t.lines, fit(ls[k-1], cw))
 			}
 			t.lineRow = append(t.lineRow, cv)
-			t.lineBody = append(t.lineBody, k > 0)
+			// The hole is chrome, not content: nothing to select there.
+			t.lineBody = append(t.lineBody, k > 0 && !hole)
 		}
 	}
 	filled := len(t.lines) >= h
