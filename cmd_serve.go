@@ -117,6 +117,8 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&opts.TLSCert, "tls-cert", "", "PEM certificate (chain) to serve wss:// with; needs --tls-key")
 	f.StringVar(&opts.TLSKey, "tls-key", "", "PEM private key of --tls-cert")
 	f.BoolVar(&opts.SyncFull, "sync-full", false, "fsync every journal commit (survives power loss, slower)")
+	f.StringVar(&opts.Journal, "journal", "", "keep the journal in NATS JetStream at these URLs (nats://host:4222[,more]; tls:// for TLS) instead of SQLite (docs/fleet.md)")
+	f.StringVar(&opts.NATSCreds, "nats-creds", "", "NATS credentials file for --journal")
 	f.BoolVar(&verbose, "verbose", false, "log debug detail")
 	agent.register(cmd)
 	bench.register(f)

@@ -191,7 +191,7 @@ func (h *Host) openStore() error {
 			return err
 		}
 		h.release = rel
-		j, err := openSQLiteJournal(JournalPath(h.dataDir), h.opts.SyncFull)
+		j, err := h.openDurableJournal()
 		if err != nil {
 			return err
 		}

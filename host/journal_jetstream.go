@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strconv"
 	"sync"
 	"time"
 
@@ -96,13 +95,25 @@ func openJetStreamJournal(cfg jetStreamConfig) (*jsJournal, error) {
 
 // ensure opens the stream and buckets, creating those missing. Existing
 // ones are used as they are: their limits are the operator's.
+// A request lost while the cluster changes leaders is asked again.
 func (j *jsJournal) ensure(replicas int) error {
 	var err error
 	if j.js, err = jetstream.New(j.nc); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), jsOpTimeout)
-	defer cancel()
+	deadline := time.Now().Add(2 * jsOpTimeout)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), jsOpTimeout/5)
+		err = j.ensureIn(ctx, replicas)
+		cancel()
+		if err == nil || !retryable(err) || time.Now().After(deadline) {
+			return err
+		}
+	}
+}
+
+func (j *jsJournal) ensureIn(ctx context.Context, replicas int) error {
+	var err error
 	j.stream, err = j.js.Stream(ctx, j.names.stream)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
 		j.stream, err = j.js.CreateStream(ctx, jetstream.StreamConfig{
@@ -163,6 +174,7 @@ type sessionLog struct {
 	evRefs    []commitRef
 	streamAts []uint64
 	refsTo    uint64
+	partial   []commitRef // parts of a split commit still unfinished
 }
 
 func (j *jsJournal) log(sid string) *sessionLog {
@@ -201,11 +213,36 @@ func (j *jsJournal) syncTail(ctx context.Context, sid string, l *sessionLog) err
 	return nil
 }
 
-// index adds one commit to l's refs. The caller holds l.mu.
+// index adds one commit to l's refs. The parts of a split commit count
+// once the last is there; a group a dead writer left unfinished is
+// skipped. The caller holds l.mu.
 func (l *sessionLog) index(ref commitRef) {
 	if ref.at <= l.refsTo {
 		return
 	}
+	l.refsTo = ref.at
+	if ref.parts > 1 {
+		if ref.part != len(l.partial)+1 {
+			l.partial = l.partial[:0]
+			if ref.part != 1 {
+				return
+			}
+		}
+		l.partial = append(l.partial, ref)
+		if ref.part < ref.parts {
+			return
+		}
+		for _, p := range l.partial {
+			l.add(p)
+		}
+		l.partial = l.partial[:0]
+		return
+	}
+	l.partial = l.partial[:0]
+	l.add(ref)
+}
+
+func (l *sessionLog) add(ref commitRef) {
 	if ref.drop {
 		l.streamAts = nil
 	}
@@ -215,13 +252,12 @@ func (l *sessionLog) index(ref commitRef) {
 	if ref.last > 0 {
 		l.evRefs = append(l.evRefs, ref)
 	}
-	l.refsTo = ref.at
 }
 
 func (j *jsJournal) createSession(rec sessionRecord) error {
 	ctx, cancel := opContext()
 	defer cancel()
-	b, err := json.Marshal(storedSession{rec.ID, rec.Epoch, rec.CreatedAt, rec.Lease})
+	b, err := json.Marshal(storedSession(rec))
 	if err != nil {
 		return err
 	}
@@ -237,100 +273,6 @@ type storedSession struct {
 	Lease     int64  `json:"lease"`
 }
 
-func (j *jsJournal) append(sid string, evs []journalEvent, streamed []streamRecord, completed []string, lease int64) error {
-	return j.write(sid, commit{events: evs, streamed: streamed, completed: completed}, lease, false)
-}
-
-func (j *jsJournal) setLease(sid string, lease int64) error {
-	return j.write(sid, commit{}, lease, false)
-}
-
-// write publishes one commit on sid's subject, expecting the last
-// sequence this journal knows there. A retried publish carries the same
-// message id, so JetStream stores it once.
-func (j *jsJournal) write(sid string, c commit, lease int64, drop bool) error {
-	ctx, cancel := opContext()
-	defer cancel()
-	l := j.log(sid)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err := j.syncTail(ctx, sid, l); err != nil {
-		return err
-	}
-	next := l.tail
-	next.lease = max(next.lease, lease)
-	ref := commitRef{streams: len(c.streamed)+len(c.completed) > 0, drop: drop}
-	if n := len(c.events); n > 0 {
-		ref.first, ref.last = c.events[0].Seq, c.events[n-1].Seq
-		next.high = max(next.high, ref.last)
-	}
-	if !ref.streams && !drop && ref.last == 0 && next.lease == l.tail.lease {
-		return nil // nothing to store
-	}
-	msg := nats.NewMsg(j.subject(sid))
-	msg.Header.Set(hdrFormat, strconv.Itoa(int(commitFormat)))
-	if ref.last > 0 {
-		msg.Header.Set(hdrFirstSeq, strconv.FormatInt(ref.first, 10))
-		msg.Header.Set(hdrLastSeq, strconv.FormatInt(ref.last, 10))
-	}
-	msg.Header.Set(hdrHighSeq, strconv.FormatInt(next.high, 10))
-	msg.Header.Set(hdrLease, strconv.FormatInt(next.lease, 10))
-	if ref.streams {
-		msg.Header.Set(hdrStreams, "1")
-	}
-	if drop {
-		msg.Header.Set(hdrDrop, "1")
-	}
-	msg.Data = c.encode()
-	id := subjectToken(sid) + ":" + strconv.FormatUint(l.tail.at, 10)
-	ack, err := j.publish(ctx, msg, id, l.tail.at)
-	if err != nil {
-		if isWrongLastSeq(err) {
-			l.owned = false
-			return fmt.Errorf("%w: %v", errJournalNotWriter, err)
-		}
-		return err
-	}
-	next.at = ack.Sequence
-	ref.at = ack.Sequence
-	if l.refsTo == l.tail.at {
-		l.index(ref) // the refs stay complete
-	}
-	l.tail, l.owned = next, true
-	return nil
-}
-
-// publish sends msg until JetStream acknowledges it or the context ends:
-// a cluster electing a leader answers nothing for a moment.
-func (j *jsJournal) publish(ctx context.Context, msg *nats.Msg, id string, expect uint64) (*jetstream.PubAck, error) {
-	for {
-		ack, err := j.js.PublishMsg(ctx, msg, jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(expect))
-		if err == nil || !retryable(err) || ctx.Err() != nil {
-			return ack, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, err
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-func retryable(err error) bool {
-	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) ||
-		errors.Is(err, nats.ErrConnectionReconnecting) || errors.Is(err, nats.ErrDisconnected)
-}
-
-func isWrongLastSeq(err error) bool {
-	var apiErr *jetstream.APIError
-	if errors.As(err, &apiErr) {
-		return apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
-			apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant
-	}
-	return false
-}
-
 func (j *jsJournal) sessions() ([]sessionRecord, error) {
 	ctx, cancel := opContext()
 	defer cancel()
@@ -338,7 +280,7 @@ func (j *jsJournal) sessions() ([]sessionRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer w.Stop()
+	defer func() { _ = w.Stop() }() // a listing that ended needs no watcher
 	var out []sessionRecord
 	for e := range w.Updates() {
 		if e == nil {
@@ -348,7 +290,7 @@ func (j *jsJournal) sessions() ([]sessionRecord, error) {
 		if err := json.Unmarshal(e.Value(), &s); err != nil {
 			return nil, fmt.Errorf("journal: session %s: %w", e.Key(), err)
 		}
-		out = append(out, sessionRecord{ID: s.ID, Epoch: s.Epoch, CreatedAt: s.CreatedAt, Lease: s.Lease})
+		out = append(out, sessionRecord(s))
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()

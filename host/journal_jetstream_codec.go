@@ -33,9 +33,39 @@ const (
 	hdrLease    = "Lookout-Lease"     // the session's seq lease after it
 	hdrStreams  = "Lookout-Streams"   // "1": records or forgets streamed deltas
 	hdrDrop     = "Lookout-Drop"      // "1": forgets every streamed delta before it
+	hdrPart     = "Lookout-Part"      // i of a commit split in Lookout-Parts messages
+	hdrParts    = "Lookout-Parts"
 )
 
 var errCommitCorrupt = errors.New("journal: corrupt commit record")
+
+// split cuts c into commits of about maxBytes each (at least one record
+// each): events, then streamed deltas, with the completed items in the
+// last, so that its forgetting follows every record as in one commit.
+func (c commit) split(maxBytes int) []commit {
+	var parts []commit
+	cur, size := commit{}, 0
+	cut := func(n int) {
+		if size > 0 && size+n > maxBytes {
+			parts = append(parts, cur)
+			cur, size = commit{}, 0
+		}
+		size += n
+	}
+	for _, e := range c.events {
+		cut(recordOverhead + len(e.Method) + len(e.Params))
+		cur.events = append(cur.events, e)
+	}
+	for _, r := range c.streamed {
+		cut(recordOverhead + len(r.ItemID) + len(r.Params))
+		cur.streamed = append(cur.streamed, r)
+	}
+	cur.completed = c.completed
+	return append(parts, cur)
+}
+
+// recordOverhead bounds the varints around one record.
+const recordOverhead = 3 * binary.MaxVarintLen64
 
 func (c *commit) encode() []byte {
 	n := 16
@@ -152,6 +182,7 @@ type commitRef struct {
 	at            uint64 // stream sequence
 	first, last   int64  // event seqs; 0 when the commit holds none
 	streams, drop bool
+	part, parts   int // of a split commit; 0 when it is one message
 }
 
 // tailState is what the last commit of a session says about it.
@@ -177,6 +208,7 @@ func refOf(at uint64, h nats.Header) (commitRef, tailState, error) {
 		return n
 	}
 	ref.first, ref.last = num(hdrFirstSeq), num(hdrLastSeq)
+	ref.part, ref.parts = int(num(hdrPart)), int(num(hdrParts))
 	t.high, t.lease = num(hdrHighSeq), num(hdrLease)
 	return ref, t, err
 }

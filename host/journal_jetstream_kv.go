@@ -64,7 +64,7 @@ func (j *jsJournal) rejections(sid string) ([]rejection, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer w.Stop()
+	defer func() { _ = w.Stop() }() // a listing that ended needs no watcher
 	type entry struct {
 		rev uint64
 		r   rejection

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -57,13 +58,9 @@ func (j *jsJournal) readAfter(sid string, after, upto int64, limit, maxBytes int
 	var out []journalEvent
 	size := 0
 	more, done := false, false
-	err = j.directRange(ctx, j.subject(sid), refs[i].at, refs[k].at, func(_ uint64, _ nats.Header, data []byte) error {
+	err = j.readCommits(ctx, sid, refs[i:k+1], func(c commit) error {
 		if done {
 			return nil
-		}
-		c, err := decodeCommit(data)
-		if err != nil {
-			return err
 		}
 		for _, e := range c.events {
 			switch {
@@ -145,11 +142,7 @@ func (j *jsJournal) scan(sid string, fn func(journalEvent) error) error {
 	if err != nil || len(refs) == 0 {
 		return err
 	}
-	return j.directRange(ctx, j.subject(sid), refs[0].at, refs[len(refs)-1].at, func(_ uint64, _ nats.Header, data []byte) error {
-		c, err := decodeCommit(data)
-		if err != nil {
-			return err
-		}
+	return j.readCommits(ctx, sid, refs, func(c commit) error {
 		for _, e := range c.events {
 			if err := fn(e); err != nil {
 				return err
@@ -202,6 +195,29 @@ func (j *jsJournal) dropStreams(sid string) error {
 	return j.write(sid, commit{}, 0, true)
 }
 
+// readCommits decodes the commits refs name, in order. Other messages
+// between them on the subject (parts of a commit a dead writer left
+// unfinished) are skipped.
+func (j *jsJournal) readCommits(ctx context.Context, sid string, refs []commitRef, fn func(commit) error) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	next := 0
+	return j.directRange(ctx, j.subject(sid), refs[0].at, refs[len(refs)-1].at, func(at uint64, _ nats.Header, data []byte) error {
+		for next < len(refs) && refs[next].at < at {
+			next++
+		}
+		if next == len(refs) || refs[next].at != at {
+			return nil
+		}
+		c, err := decodeCommit(data)
+		if err != nil {
+			return fmt.Errorf("journal: session %s commit %d: %w", sid, at, err)
+		}
+		return fn(c)
+	})
+}
+
 // directGetRequest is JetStream's direct get API request, batched.
 type directGetRequest struct {
 	Seq      uint64 `json:"seq,omitempty"`
@@ -226,10 +242,12 @@ func (j *jsJournal) directRange(ctx context.Context, subject string, from, to ui
 		if err != nil {
 			return err
 		}
-		next, err := j.readBatch(ctx, sub, api, req, from, fn)
-		sub.Unsubscribe()
-		if err != nil {
-			return err
+		actx, cancel := context.WithTimeout(ctx, jsAttemptTimeout)
+		next, err := j.readBatch(actx, sub, api, req, from, fn)
+		cancel()
+		_ = sub.Unsubscribe() // closing the connection drops it anyway
+		if err != nil && (!errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil) {
+			return err // an attempt that timed out is asked again
 		}
 		if next == from { // nothing new yet: a lagging replica answered
 			select {

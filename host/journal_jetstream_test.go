@@ -110,3 +110,32 @@ func TestSubjectToken(t *testing.T) {
 		})
 	}
 }
+
+// A writer that dies between the parts of a split commit leaves them
+// unfinished: readers skip them, and the next writer appends after them.
+func TestJetStreamUnfinishedSplitCommitIsSkipped(t *testing.T) {
+	node := natstest.Start(t, t.TempDir())
+	j := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "p"})
+	fill(t, j, "s1") // up to seq 21
+	l := j.log("s1")
+	l.mu.Lock()
+	ctx, cancel := opContext()
+	at, err := j.publishCommit(ctx, "s1", l.tail.at, commit{events: []journalEvent{ev(22)}},
+		commitRef{first: 22, last: 22, part: 1, parts: 2}, 21, 0)
+	cancel()
+	l.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "p"})
+	if n, err := r.lastSeq("s1"); err != nil || n != 21 {
+		t.Fatalf("lastSeq over an unfinished commit = %d, %v", n, err)
+	}
+	if err := r.append("s1", []journalEvent{ev(22)}, nil, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	evs, _, err := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "p"}).readAfter("s1", 0, 100, 100, 1<<20)
+	if err != nil || !slices.Equal(seqsOf(evs), []int64{1, 2, 3, 5, 8, 13, 21, 22}) {
+		t.Fatalf("events = %v, %v (unfinished part at stream seq %d)", seqsOf(evs), err, at)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lookout-sh/lookout/internal/natstest"
@@ -228,6 +229,37 @@ var journalCases = []struct {
 		}
 		if evs, _, err := j.readAfter("s1", 0, 100, 100, 1<<20); err != nil || !slices.Equal(seqsOf(evs), []int64{1, 6}) {
 			t.Fatalf("events beside deltas = %v, %v", seqsOf(evs), err)
+		}
+	}},
+	{name: "a big append reads back whole", durableOnly: true, run: func(t *testing.T, _ journalBackend, j journal) {
+		pad := strings.Repeat("x", 1000)
+		var evs []journalEvent
+		var recs []streamRecord
+		for i := int64(1); i <= 300; i++ {
+			evs = append(evs, journalEvent{Seq: 2 * i, Method: "m", Params: fmt.Appendf(nil, `{"i":%d,"p":%q}`, i, pad)})
+			recs = append(recs, streamRecord{Seq: 2*i + 1, ItemID: fmt.Sprint("it", i%3), Params: []byte(pad)})
+		}
+		if err := j.append("s1", evs, recs, []string{"it0"}, 1000); err != nil {
+			t.Fatal(err)
+		}
+		got, more, err := j.readAfter("s1", 0, 1000, 1000, 1<<30)
+		if err != nil || more || len(got) != 300 || !slices.EqualFunc(got, evs, func(a, b journalEvent) bool {
+			return a.Seq == b.Seq && string(a.Params) == string(b.Params)
+		}) {
+			t.Fatalf("read %d events (more=%v, err %v)", len(got), more, err)
+		}
+		if got, _, err := j.readAfter("s1", 400, 1000, 10, 1<<30); err != nil || len(got) != 10 || got[0].Seq != 402 {
+			t.Fatalf("page after 400 = %v, %v", seqsOf(got), err)
+		}
+		if got, err := j.readSeqs("s1", []int64{2, 300, 600}); err != nil || !slices.Equal(seqsOf(got), []int64{2, 300, 600}) {
+			t.Fatalf("readSeqs = %v, %v", seqsOf(got), err)
+		}
+		st, err := j.streams("s1")
+		if err != nil || len(st) != 200 || slices.ContainsFunc(st, func(r streamRecord) bool { return r.ItemID == "it0" }) {
+			t.Fatalf("streams = %d records, %v", len(st), err)
+		}
+		if n, err := j.lastSeq("s1"); n != 600 || err != nil {
+			t.Fatalf("lastSeq = %d, %v", n, err)
 		}
 	}},
 	{name: "rejections keep the first reason, oldest first, and forget", run: func(t *testing.T, _ journalBackend, j journal) {

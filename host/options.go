@@ -135,6 +135,19 @@ type Options struct {
 	// synchronous=FULL). By default commits survive a process crash
 	// (kill -9) but the last few may be lost on power failure.
 	SyncFull bool
+	// Journal, when set, keeps the durable journal in NATS JetStream
+	// instead of SQLite (docs/fleet.md): a comma-separated list of NATS
+	// URLs (tls:// for TLS). DataDir still holds the token and the lock.
+	Journal string
+	// NATSCreds is a NATS credentials file (JWT and NKey seed) for
+	// Journal; "" connects without one.
+	NATSCreds string
+	// JournalNamespace prefixes the JetStream stream, subjects and
+	// buckets of Journal; "" means DefaultJournalNamespace.
+	JournalNamespace string
+	// JournalReplicas is the replica count of a stream or bucket this host
+	// creates; 0 means 1. Existing ones keep theirs.
+	JournalReplicas int
 }
 
 // fieldBound is the host's effective field bound (Options.FieldBound or

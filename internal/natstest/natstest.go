@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/internal/leakcheck"
 	"github.com/nats-io/nats-server/v2/server"
 )
 
@@ -31,13 +32,21 @@ func (n *Node) Kill() {
 	n.srv.WaitForShutdown()
 }
 
-// Restart starts a killed node again on its ports and data directory.
+// Restart starts a killed node again on its ports and data directory,
+// and waits until it has caught up with the cluster's JetStream state.
 func (n *Node) Restart() error {
 	s, err := run(n.opts)
 	if err != nil {
 		return err
 	}
 	n.srv = s
+	deadline := time.Now().Add(30 * time.Second)
+	for n.opts.Cluster.Port != 0 && !s.JetStreamIsCurrent() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("natstest: node %s did not catch up", n.opts.ServerName)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	return nil
 }
 
@@ -137,9 +146,11 @@ func Cluster(t testing.TB, dir string, size int) []*Node {
 	return nodes
 }
 
+// hasMetaLeader reports whether a node leads JetStream's meta group and
+// knows every node as a peer (placement of replicated streams needs them).
 func hasMetaLeader(nodes []*Node) bool {
 	for _, n := range nodes {
-		if n.srv.Running() && n.srv.JetStreamIsLeader() {
+		if n.srv.Running() && n.srv.JetStreamIsLeader() && len(n.srv.JetStreamClusterPeers()) == len(nodes) {
 			return true
 		}
 	}
@@ -162,8 +173,8 @@ var shared struct {
 }
 
 // Shared is one server for the whole test process, started on first use
-// with its data in a temporary directory; it lives until the process
-// ends. Tests sharing it keep apart by journal namespace.
+// with its data in a temporary directory; it lives until the tests end
+// (leakcheck.Main stops it and removes its directory). Tests sharing it keep apart by journal namespace.
 func Shared() (string, error) {
 	shared.once.Do(func() {
 		dir, err := os.MkdirTemp("", "lookout-natstest-")
@@ -172,6 +183,12 @@ func Shared() (string, error) {
 			return
 		}
 		shared.node, shared.err = start(dir)
+		leakcheck.AtEnd(func() {
+			if shared.node != nil {
+				shared.node.Kill()
+			}
+			os.RemoveAll(dir)
+		})
 	})
 	if shared.err != nil {
 		return "", shared.err
