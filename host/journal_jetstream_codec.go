@@ -29,6 +29,7 @@ const (
 	hdrFormat   = "Lookout-Format"
 	hdrFirstSeq = "Lookout-Seq-First" // first event seq of this commit
 	hdrLastSeq  = "Lookout-Seq-Last"  // last event seq of this commit
+	hdrCount    = "Lookout-Events"    // how many events this commit holds
 	hdrHighSeq  = "Lookout-Seq-High"  // the session's last event seq after it
 	hdrLease    = "Lookout-Lease"     // the session's seq lease after it
 	hdrStreams  = "Lookout-Streams"   // "1": records or forgets streamed deltas
@@ -181,6 +182,7 @@ func decodeCommit(b []byte) (commit, error) {
 type commitRef struct {
 	at            uint64 // stream sequence
 	first, last   int64  // event seqs; 0 when the commit holds none
+	count         int64  // events it holds
 	streams, drop bool
 	part, parts   int // of a split commit; 0 when it is one message
 }
@@ -207,7 +209,10 @@ func refOf(at uint64, h nats.Header) (commitRef, tailState, error) {
 		}
 		return n
 	}
-	ref.first, ref.last = num(hdrFirstSeq), num(hdrLastSeq)
+	ref.first, ref.last, ref.count = num(hdrFirstSeq), num(hdrLastSeq), num(hdrCount)
+	if ref.last > 0 {
+		ref.count = max(ref.count, 1)
+	}
 	ref.part, ref.parts = int(num(hdrPart)), int(num(hdrParts))
 	t.high, t.lease = num(hdrHighSeq), num(hdrLease)
 	return ref, t, err

@@ -23,7 +23,7 @@ func (j *jsJournal) refs(ctx context.Context, sid string) (ev []commitRef, strea
 		return nil, nil, 0, err
 	}
 	if l.refsTo < l.tail.at {
-		err := j.directRange(ctx, j.subject(sid), l.refsTo+1, l.tail.at, func(at uint64, h nats.Header, _ []byte) error {
+		err := j.directRange(ctx, j.subject(sid), l.refsTo+1, l.tail.at, maxBatch, func(at uint64, h nats.Header, _ []byte) error {
 			ref, _, err := refOf(at, h)
 			if err == nil {
 				l.index(ref)
@@ -49,38 +49,40 @@ func (j *jsJournal) readAfter(sid string, after, upto int64, limit, maxBytes int
 	if i == len(refs) || refs[i].first > upto {
 		return nil, false, nil
 	}
-	// Every commit past the first holds at least one event in range, so
-	// limit+1 commits hold enough to fill the page and see one more.
-	k := i
-	for k+1 < len(refs) && k-i < limit && refs[k+1].first <= upto {
+	// Every event of the commits past the first is in range: read until
+	// they hold enough to fill the page and see one more.
+	k, n := i, int64(0)
+	for k+1 < len(refs) && n < int64(limit) && refs[k+1].first <= upto {
 		k++
+		n += refs[k].count
 	}
 	var out []journalEvent
 	size := 0
-	more, done := false, false
+	more := false
 	err = j.readCommits(ctx, sid, refs[i:k+1], func(c commit) error {
-		if done {
-			return nil
-		}
 		for _, e := range c.events {
 			switch {
 			case e.Seq <= after:
-				continue
 			case e.Seq > upto:
-				done = true
+				return errStopRange
 			case len(out) >= limit || (len(out) > 0 && size+len(e.Params) > maxBytes):
-				more, done = true, true
+				more = true
+				return errStopRange
 			default:
 				out = append(out, e)
 				size += len(e.Params)
-				continue
 			}
-			return nil
 		}
 		return nil
 	})
+	if errors.Is(err, errStopRange) {
+		err = nil
+	}
 	return out, more, err
 }
+
+// errStopRange ends a directRange early: the reader has what it needs.
+var errStopRange = errors.New("journal: enough read")
 
 func (j *jsJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) {
 	if len(seqs) == 0 {
@@ -203,7 +205,7 @@ func (j *jsJournal) readCommits(ctx context.Context, sid string, refs []commitRe
 		return nil
 	}
 	next := 0
-	return j.directRange(ctx, j.subject(sid), refs[0].at, refs[len(refs)-1].at, func(at uint64, _ nats.Header, data []byte) error {
+	return j.directRange(ctx, j.subject(sid), refs[0].at, refs[len(refs)-1].at, len(refs), func(at uint64, _ nats.Header, data []byte) error {
 		for next < len(refs) && refs[next].at < at {
 			next++
 		}
@@ -224,20 +226,23 @@ type directGetRequest struct {
 	NextFor  string `json:"next_by_subj,omitempty"`
 	Batch    int    `json:"batch,omitempty"`
 	MaxBytes int    `json:"max_bytes,omitempty"`
-	UpToSeq  uint64 `json:"up_to_seq,omitempty"`
 }
 
-// directBatch is how many messages one direct get request asks for.
-const directBatch = 512
+// maxBatch bounds the messages one direct get request asks for.
+const maxBatch = 1024
 
 // directRange calls fn for every message on subject with a stream
-// sequence in [from, to], oldest first, through batched direct gets. The
-// caller knows a message at to exists: a replica that has not caught up
-// answers short, and the rest is asked for again.
-func (j *jsJournal) directRange(ctx context.Context, subject string, from, to uint64, fn func(at uint64, h nats.Header, data []byte) error) error {
+// sequence in [from, to], oldest first, through batched direct gets. A
+// batch is not bounded by to: the first asks for want messages (what the
+// caller expects in range), each next one four times more. The caller
+// knows a message at to exists: a replica that has not caught up answers
+// short, and the rest is asked for again.
+func (j *jsJournal) directRange(ctx context.Context, subject string, from, to uint64, want int, fn func(at uint64, h nats.Header, data []byte) error) error {
 	api := "$JS.API.DIRECT.GET." + j.names.stream
+	batch := min(max(want, 1), maxBatch)
 	for from <= to {
-		req, _ := json.Marshal(directGetRequest{Seq: from, NextFor: subject, Batch: directBatch, MaxBytes: PageBytes * 4, UpToSeq: to})
+		req, _ := json.Marshal(directGetRequest{Seq: from, NextFor: subject, Batch: batch, MaxBytes: PageBytes * 4})
+		batch = min(4*batch, maxBatch)
 		sub, err := j.nc.SubscribeSync(j.nc.NewRespInbox())
 		if err != nil {
 			return err

@@ -50,7 +50,7 @@ func (j *jsJournal) write(sid string, c commit, lease int64, drop bool) error {
 		}
 		high := before.high
 		if n := len(p.events); n > 0 {
-			ref.first, ref.last = p.events[0].Seq, p.events[n-1].Seq
+			ref.first, ref.last, ref.count = p.events[0].Seq, p.events[n-1].Seq, int64(n)
 		}
 		if i == len(parts)-1 && len(c.events) > 0 {
 			high = max(high, c.events[len(c.events)-1].Seq)
@@ -81,6 +81,7 @@ func (j *jsJournal) publishCommit(ctx context.Context, sid string, expect uint64
 	if ref.last > 0 {
 		msg.Header.Set(hdrFirstSeq, strconv.FormatInt(ref.first, 10))
 		msg.Header.Set(hdrLastSeq, strconv.FormatInt(ref.last, 10))
+		msg.Header.Set(hdrCount, strconv.FormatInt(ref.count, 10))
 	}
 	msg.Header.Set(hdrHighSeq, strconv.FormatInt(high, 10))
 	msg.Header.Set(hdrLease, strconv.FormatInt(lease, 10))

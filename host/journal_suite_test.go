@@ -15,16 +15,16 @@ import (
 // and opens the same store again (nil for a journal that keeps nothing).
 type journalBackend struct {
 	name   string
-	open   func(t *testing.T) journal
-	reopen func(t *testing.T, j journal) journal
+	open   func(t testing.TB) journal
+	reopen func(t testing.TB, j journal) journal
 }
 
 func journalBackends() []journalBackend {
 	return []journalBackend{
-		{name: "memory", open: func(*testing.T) journal { return newMemJournal() }},
+		{name: "memory", open: func(testing.TB) journal { return newMemJournal() }},
 		{
 			name: "sqlite",
-			open: func(t *testing.T) journal {
+			open: func(t testing.TB) journal {
 				path := filepath.Join(t.TempDir(), "journal.db")
 				j, err := openSQLiteJournal(path, false)
 				if err != nil {
@@ -34,7 +34,7 @@ func journalBackends() []journalBackend {
 				sqlitePaths[j] = path
 				return j
 			},
-			reopen: func(t *testing.T, j journal) journal {
+			reopen: func(t testing.TB, j journal) journal {
 				path := sqlitePaths[j.(*sqliteJournal)]
 				if err := j.close(); err != nil {
 					t.Fatal(err)
@@ -50,11 +50,11 @@ func journalBackends() []journalBackend {
 		},
 		{
 			name: "jetstream",
-			open: func(t *testing.T) journal {
+			open: func(t testing.TB) journal {
 				node := natstest.Start(t, t.TempDir())
 				return openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "suite"})
 			},
-			reopen: func(t *testing.T, j journal) journal {
+			reopen: func(t testing.TB, j journal) journal {
 				js := j.(*jsJournal)
 				cfg := jetStreamConfig{URLs: js.nc.Servers()[0], Namespace: "suite"}
 				if err := j.close(); err != nil {
@@ -68,7 +68,7 @@ func journalBackends() []journalBackend {
 
 var sqlitePaths = map[*sqliteJournal]string{}
 
-func openJS(t *testing.T, cfg jetStreamConfig) *jsJournal {
+func openJS(t testing.TB, cfg jetStreamConfig) *jsJournal {
 	t.Helper()
 	j, err := openJetStreamJournal(cfg)
 	if err != nil {

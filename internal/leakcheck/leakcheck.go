@@ -18,7 +18,17 @@ const fdSlack = 4
 
 var atEnd struct {
 	sync.Mutex
-	fns []func()
+	fns    []func()
+	ignore []string
+}
+
+// Ignore adds functions whose goroutines may outlive the tests, as Main's
+// ignore does, for a package that a test binary imports (a server that
+// leaves a goroutine or two behind after its shutdown).
+func Ignore(fns ...string) {
+	atEnd.Lock()
+	defer atEnd.Unlock()
+	atEnd.ignore = append(atEnd.ignore, fns...)
 }
 
 // AtEnd registers fn to run after the tests, before the checks: what
@@ -40,6 +50,7 @@ func Main(m *testing.M, ignore ...string) {
 	for _, fn := range atEnd.fns {
 		fn()
 	}
+	ignore = append(ignore, atEnd.ignore...)
 	atEnd.Unlock()
 	if code != 0 {
 		os.Exit(code)

@@ -17,6 +17,15 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 )
 
+// A stopped server leaves these behind for a while (its file stores'
+// state flushers) or for good (a process-wide registry).
+func init() {
+	leakcheck.Ignore(
+		"github.com/nats-io/nats-server/v2/server.(*fileStore).flushStreamStateLoop",
+		"github.com/nats-io/nats-server/v2/server/ats.Register.func1",
+	)
+}
+
 // Node is one running server.
 type Node struct {
 	opts *server.Options
