@@ -41,13 +41,15 @@ type jetStreamConfig struct {
 
 // jsNames are the JetStream names of one namespace.
 type jsNames struct {
+	namespace                                    string
 	stream, subjects, sessions, meta, rejections string
 	prefix                                       string // of session subjects
 }
 
 func namesFor(ns string) jsNames {
 	return jsNames{
-		stream: ns + "_journal", subjects: ns + ".j.>", prefix: ns + ".j.",
+		namespace: ns,
+		stream:    ns + "_journal", subjects: ns + ".j.>", prefix: ns + ".j.",
 		sessions: ns + "_sessions", meta: ns + "_meta", rejections: ns + "_rejections",
 	}
 }

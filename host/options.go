@@ -148,6 +148,15 @@ type Options struct {
 	// JournalReplicas is the replica count of a stream or bucket this host
 	// creates; 0 means 1. Existing ones keep theirs.
 	JournalReplicas int
+	// FleetHostID, with Journal, makes the host a member of a fleet
+	// sharing the journal (docs/fleet.md): it loads only the sessions whose
+	// writer lease it takes, takes over those of a dead host, and lists its
+	// sessions in the fleet directory. It names the host (letters, digits,
+	// '-', '_'), unique in the fleet.
+	FleetHostID string
+	// FleetLeaseTTL is how long a writer lease outlives its last renewal;
+	// 0 means fleet.DefaultLeaseTTL. The fleet's first host sets it.
+	FleetLeaseTTL time.Duration
 }
 
 // fieldBound is the host's effective field bound (Options.FieldBound or
