@@ -142,6 +142,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		s.startNextLocked()
 		s.mu.Unlock()
 	}
+	h.startFleet()
 	go func() {
 		select {
 		case <-ctx.Done():

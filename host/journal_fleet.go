@@ -17,17 +17,21 @@ import (
 // sessions in the fleet directory. Meta values are this host's own.
 type fleetJournal struct {
 	journal
-	m *fleet.Member
+	js *jsJournal
+	m  *fleet.Member
 
 	mu     sync.Mutex
 	leases map[string]*fleet.Lease
+	// adopt, once the host has started, restores a session this host
+	// took over while running.
+	adopt func(sessionRecord) error
 
 	stop chan struct{}
 	done chan struct{}
 }
 
-func newFleetJournal(j journal, m *fleet.Member, ttl time.Duration) *fleetJournal {
-	f := &fleetJournal{journal: j, m: m, leases: map[string]*fleet.Lease{}, stop: make(chan struct{}), done: make(chan struct{})}
+func newFleetJournal(j *jsJournal, m *fleet.Member, ttl time.Duration) *fleetJournal {
+	f := &fleetJournal{journal: j, js: j, m: m, leases: map[string]*fleet.Lease{}, stop: make(chan struct{}), done: make(chan struct{})}
 	go f.renewEvery(ttl / 3)
 	return f
 }
@@ -71,9 +75,10 @@ func (f *fleetJournal) take(sid string) error {
 	return f.m.Register(ctx, sid, "")
 }
 
-// renewEvery renews the host's leases until close. A lease found lost is
-// dropped: the journal's one-writer check refuses this host's appends to
-// the session once its new writer appended.
+// renewEvery renews the host's leases, and takes over the sessions whose
+// lease no host holds, until close. A lease found lost is dropped: the
+// journal's one-writer check refuses this host's appends to the session
+// once its new writer appended.
 func (f *fleetJournal) renewEvery(d time.Duration) {
 	defer close(f.done)
 	t := time.NewTicker(d)
@@ -96,6 +101,50 @@ func (f *fleetJournal) renewEvery(d time.Duration) {
 				delete(f.leases, l.SessionID)
 				f.mu.Unlock()
 			}
+		}
+		f.adoptFree()
+	}
+}
+
+// setAdopt starts taking over sessions while running.
+func (f *fleetJournal) setAdopt(adopt func(sessionRecord) error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.adopt = adopt
+}
+
+// adoptFree takes the lease of every session no host holds (its writer
+// died, or shut down) and hands the session to adopt; a session adopt
+// fails is released for another host.
+func (f *fleetJournal) adoptFree() {
+	f.mu.Lock()
+	adopt := f.adopt
+	f.mu.Unlock()
+	if adopt == nil {
+		return
+	}
+	ctx, cancel := opContext()
+	defer cancel()
+	recs, err := f.js.storedSessions(ctx)
+	if err != nil {
+		return // asked again at the next tick
+	}
+	for _, rec := range recs {
+		f.mu.Lock()
+		_, held := f.leases[rec.ID]
+		f.mu.Unlock()
+		if held || f.take(rec.ID) != nil {
+			continue
+		}
+		if rec, err = f.js.withLease(ctx, rec); err == nil {
+			err = adopt(rec)
+		}
+		if err != nil {
+			f.mu.Lock()
+			l := f.leases[rec.ID]
+			delete(f.leases, rec.ID)
+			f.mu.Unlock()
+			_ = f.m.Release(ctx, l) // if it fails, the lease expires
 		}
 	}
 }

@@ -65,9 +65,10 @@ func hostDeathTurns(t *testing.T, j journal, sid string) int {
 	return n
 }
 
-// A session of a dead host is skipped by hosts started while its lease
-// lives, taken over (host-death terminals written once) by the first
-// started after it expired, and left alone by the next ones.
+// A session of a dead host is skipped by a host starting while the dead
+// host's lease lives, then taken over by it while it runs once the lease
+// expired (the host-death terminals written once), and taken over again
+// by another host when that one shuts down, with nothing more written.
 func TestFleetTakesOverADeadHostsSessionOnce(t *testing.T) {
 	url := natstest.Start(t, t.TempDir()).URL()
 	a := fleetHost(t, url, "a")
@@ -85,34 +86,32 @@ func TestFleetTakesOverADeadHostsSessionOnce(t *testing.T) {
 	})
 	die(a)
 
-	b := fleetHost(t, url, "b") // a's lease still lives
+	b := fleetHost(t, url, "b")
 	if b.session(s.id) != nil {
-		t.Fatal("b loaded a session whose writer's lease still lives")
+		t.Fatal("b loaded at start a session whose writer's lease still lives")
 	}
-	var c *Host
-	waitFor(t, "a's lease to expire and c to take the session", func() bool {
-		if c != nil {
-			c.Close()
-		}
-		c = fleetHost(t, url, "c")
-		return c.session(s.id) != nil
-	})
-	if n := hostDeathTurns(t, c.j, s.id); n != 1 {
-		t.Fatalf("%d host-death turn ends after c's takeover, want 1", n)
+	waitFor(t, "b to take the session over once a's lease expired", func() bool { return b.session(s.id) != nil })
+	if n := hostDeathTurns(t, b.j, s.id); n != 1 {
+		t.Fatalf("%d host-death turn ends after b's takeover, want 1", n)
 	}
-	d := fleetHost(t, url, "d")
-	if d.session(s.id) != nil {
-		t.Fatal("d loaded the session c writes")
+	taken := b.session(s.id)
+	taken.mu.Lock()
+	active := taken.state.ActiveTurn()
+	taken.mu.Unlock()
+	if active != nil {
+		t.Fatalf("turn %s still active after the takeover", active.TurnID)
 	}
-	if err := c.Close(); err != nil {
+
+	c := fleetHost(t, url, "c")
+	if c.session(s.id) != nil {
+		t.Fatal("c loaded the session b writes")
+	}
+	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
-	e := fleetHost(t, url, "e") // c released the lease at its shutdown
-	if e.session(s.id) == nil {
-		t.Fatal("e did not take the session c released")
-	}
-	if n := hostDeathTurns(t, e.j, s.id); n != 1 {
-		t.Fatalf("%d host-death turn ends after e took over, want 1", n)
+	waitFor(t, "c to take the session b released", func() bool { return c.session(s.id) != nil })
+	if n := hostDeathTurns(t, c.j, s.id); n != 1 {
+		t.Fatalf("%d host-death turn ends after c took over, want 1", n)
 	}
 }
 

@@ -278,6 +278,22 @@ type storedSession struct {
 func (j *jsJournal) sessions() ([]sessionRecord, error) {
 	ctx, cancel := opContext()
 	defer cancel()
+	out, err := j.storedSessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i], err = j.withLease(ctx, out[i]); err != nil {
+			return nil, err
+		}
+	}
+	sortSessionRecords(out)
+	return out, nil
+}
+
+// storedSessions lists the sessions bucket: the records as created, their
+// leases not brought up to date.
+func (j *jsJournal) storedSessions(ctx context.Context) ([]sessionRecord, error) {
 	w, err := j.sessKV.WatchAll(ctx, jetstream.IgnoreDeletes())
 	if err != nil {
 		return nil, err
@@ -294,21 +310,18 @@ func (j *jsJournal) sessions() ([]sessionRecord, error) {
 		}
 		out = append(out, sessionRecord(s))
 	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	for i := range out {
-		l := j.log(out[i].ID)
-		l.mu.Lock()
-		err := j.syncTail(ctx, out[i].ID, l)
-		out[i].Lease = max(out[i].Lease, l.tail.lease)
-		l.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-	}
-	sortSessionRecords(out)
-	return out, nil
+	return out, ctx.Err()
+}
+
+// withLease raises rec's lease to what the session's last commit says.
+func (j *jsJournal) withLease(ctx context.Context, rec sessionRecord) (sessionRecord, error) {
+	l := j.log(rec.ID)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.owned = false // another host may have written since this one did
+	err := j.syncTail(ctx, rec.ID, l)
+	rec.Lease = max(rec.Lease, l.tail.lease)
+	return rec, err
 }
 
 func (j *jsJournal) close() error {
