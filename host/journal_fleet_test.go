@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
@@ -123,5 +124,15 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestFleetHostNeedsAJetStreamJournal(t *testing.T) {
+	h, err := Start(context.Background(), Options{Addr: "127.0.0.1:0", DataDir: t.TempDir(), FleetHostID: "a"})
+	if h != nil {
+		h.Close()
+	}
+	if !errors.Is(err, errFleetNeedsJournal) {
+		t.Fatalf("start = %v, want errFleetNeedsJournal", err)
 	}
 }

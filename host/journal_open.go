@@ -3,6 +3,7 @@ package host
 import (
 	"cmp"
 	"context"
+	"errors"
 
 	"github.com/lookout-sh/lookout/fleet"
 )
@@ -11,6 +12,9 @@ import (
 // JetStream when Options.Journal names NATS servers, else SQLite in the
 // data directory.
 func (h *Host) openDurableJournal() (journal, error) {
+	if h.opts.FleetHostID != "" && h.opts.Journal == "" {
+		return nil, errFleetNeedsJournal
+	}
 	if journalForTests != nil && h.opts.Journal == "" {
 		return journalForTests(h.dataDir)
 	}
@@ -37,6 +41,9 @@ func (h *Host) openDurableJournal() (journal, error) {
 	}
 	return newFleetJournal(j, m, ttl), nil
 }
+
+// errFleetNeedsJournal: a fleet shares a JetStream journal.
+var errFleetNeedsJournal = errors.New("a fleet host (--fleet-host) needs a JetStream journal (--journal)")
 
 // journalForTests, set only by the package's tests (journal_env_test.go),
 // replaces every durable host's journal.
