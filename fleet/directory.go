@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
+	"github.com/lookout-sh/lookout/internal/kvlist"
 )
 
 // Entry is a session's line in the fleet directory.
@@ -29,32 +29,27 @@ func (m *Member) Register(ctx context.Context, sid, state string) error {
 	if err != nil {
 		return err
 	}
-	_, err = m.directory.Put(ctx, key(sid), b)
-	return err
+	return retrying(ctx, func(ctx context.Context) error {
+		_, err := m.directory.Put(ctx, key(sid), b)
+		return err
+	})
 }
 
 // Sessions lists the whole fleet's sessions, by session id.
 func (m *Member) Sessions(ctx context.Context) ([]Entry, error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
-	w, err := m.directory.WatchAll(ctx, jetstream.IgnoreDeletes())
+	es, err := kvlist.Entries(ctx, m.directory, ">")
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = w.Stop() }() // a listing that ended needs no watcher
-	var out []Entry
-	for e := range w.Updates() {
-		if e == nil {
-			break
-		}
+	out := make([]Entry, 0, len(es))
+	for _, e := range es {
 		var en Entry
 		if err := json.Unmarshal(e.Value(), &en); err != nil {
 			return nil, fmt.Errorf("fleet: directory entry %s: %w", e.Key(), err)
 		}
 		out = append(out, en)
-	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return cmp.Compare(a.SessionID, b.SessionID) })
 	return out, nil
@@ -65,11 +60,18 @@ func (m *Member) Lookup(ctx context.Context, sid string) (Entry, error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	var en Entry
-	e, err := m.directory.Get(ctx, key(sid))
+	var raw []byte
+	err := retrying(ctx, func(ctx context.Context) error {
+		e, err := m.directory.Get(ctx, key(sid))
+		if err == nil {
+			raw = e.Value()
+		}
+		return err
+	})
 	if err != nil {
 		return en, fmt.Errorf("fleet: session %s: %w", sid, err)
 	}
-	err = json.Unmarshal(e.Value(), &en)
+	err = json.Unmarshal(raw, &en)
 	return en, err
 }
 

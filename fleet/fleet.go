@@ -125,3 +125,27 @@ func (m *Member) Close() error {
 func withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, opTimeout)
 }
+
+// retrying runs op, each attempt bounded, until it succeeds, fails for
+// good or ctx ends: a replicated bucket electing its leader answers
+// nothing for a moment.
+func retrying(ctx context.Context, op func(context.Context) error) error {
+	for {
+		actx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err := op(actx)
+		cancel()
+		if err == nil || !transient(err) || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func transient(err error) bool {
+	return errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, jetstream.ErrNoStreamResponse)
+}

@@ -33,6 +33,17 @@ var (
 func (m *Member) Acquire(ctx context.Context, sid string) (*Lease, error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
+	var l *Lease
+	err := retrying(ctx, func(ctx context.Context) (err error) {
+		l, err = m.acquire(ctx, sid)
+		return err
+	})
+	return l, err
+}
+
+// acquire is one attempt of Acquire. An attempt whose create was stored
+// but not answered finds this host's lease in the next one, and renews it.
+func (m *Member) acquire(ctx context.Context, sid string) (*Lease, error) {
 	k := key(sid)
 	e, err := m.leases.Get(ctx, k)
 	switch {
@@ -58,13 +69,21 @@ func (m *Member) Acquire(ctx context.Context, sid string) (*Lease, error) {
 func (m *Member) Renew(ctx context.Context, l *Lease) error {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
-	return m.renew(ctx, l)
+	return retrying(ctx, func(ctx context.Context) error { return m.renew(ctx, l) })
 }
 
+// renew is one attempt of Renew. When the revision moved, the lease may
+// still be this host's: an earlier attempt's update was stored but not
+// answered.
 func (m *Member) renew(ctx context.Context, l *Lease) error {
-	rev, err := m.leases.Update(ctx, key(l.SessionID), []byte(l.HostID), l.revision)
+	k := key(l.SessionID)
+	rev, err := m.leases.Update(ctx, k, []byte(l.HostID), l.revision)
 	if errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyNotFound) {
-		return ErrLost
+		e, gerr := m.leases.Get(ctx, k)
+		if gerr != nil || string(e.Value()) != l.HostID || e.Revision() <= l.revision {
+			return ErrLost
+		}
+		rev, err = e.Revision(), nil
 	}
 	if err != nil {
 		return err
@@ -78,7 +97,9 @@ func (m *Member) renew(ctx context.Context, l *Lease) error {
 func (m *Member) Release(ctx context.Context, l *Lease) error {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
-	err := m.leases.Delete(ctx, key(l.SessionID), jetstream.LastRevision(l.revision))
+	err := retrying(ctx, func(ctx context.Context) error {
+		return m.leases.Delete(ctx, key(l.SessionID), jetstream.LastRevision(l.revision))
+	})
 	if errors.Is(err, jetstream.ErrKeyExists) {
 		return ErrLost
 	}
@@ -89,12 +110,16 @@ func (m *Member) Release(ctx context.Context, l *Lease) error {
 func (m *Member) Holder(ctx context.Context, sid string) (string, error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
-	e, err := m.leases.Get(ctx, key(sid))
+	var holder string
+	err := retrying(ctx, func(ctx context.Context) error {
+		e, err := m.leases.Get(ctx, key(sid))
+		if err == nil {
+			holder = string(e.Value())
+		}
+		return err
+	})
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return "", nil
 	}
-	if err != nil {
-		return "", err
-	}
-	return string(e.Value()), nil
+	return holder, err
 }

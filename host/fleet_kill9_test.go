@@ -48,7 +48,9 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 	if listed(t, cb, sid) {
 		t.Fatal("b serves a session whose writer lives")
 	}
-	proc.Process.Kill()
+	if err := proc.Process.Kill(); err != nil { // SIGKILL: a has no chance to write anything
+		t.Fatal(err)
+	}
 	<-ca.Done()
 
 	deadline := time.Now().Add(hosttest.Timeout)

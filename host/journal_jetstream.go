@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/internal/kvlist"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -196,7 +197,11 @@ func (j *jsJournal) syncTail(ctx context.Context, sid string, l *sessionLog) err
 	if l.owned && l.known {
 		return nil
 	}
-	m, err := j.stream.GetLastMsgForSubject(ctx, j.subject(sid))
+	var m *jetstream.RawStreamMsg
+	err := retrying(ctx, func(ctx context.Context) (err error) {
+		m, err = j.stream.GetLastMsgForSubject(ctx, j.subject(sid))
+		return err
+	})
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		l.tail, l.known = tailState{}, true
 		return nil
@@ -294,23 +299,19 @@ func (j *jsJournal) sessions() ([]sessionRecord, error) {
 // storedSessions lists the sessions bucket: the records as created, their
 // leases not brought up to date.
 func (j *jsJournal) storedSessions(ctx context.Context) ([]sessionRecord, error) {
-	w, err := j.sessKV.WatchAll(ctx, jetstream.IgnoreDeletes())
+	es, err := kvlist.Entries(ctx, j.sessKV, ">")
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = w.Stop() }() // a listing that ended needs no watcher
-	var out []sessionRecord
-	for e := range w.Updates() {
-		if e == nil {
-			break
-		}
+	out := make([]sessionRecord, 0, len(es))
+	for _, e := range es {
 		var s storedSession
 		if err := json.Unmarshal(e.Value(), &s); err != nil {
 			return nil, fmt.Errorf("journal: session %s: %w", e.Key(), err)
 		}
 		out = append(out, sessionRecord(s))
 	}
-	return out, ctx.Err()
+	return out, nil
 }
 
 // withLease raises rec's lease to what the session's last commit says.

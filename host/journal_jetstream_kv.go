@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/lookout-sh/lookout/internal/kvlist"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -60,29 +61,22 @@ func (j *jsJournal) forget(sid string, cids []string) error {
 func (j *jsJournal) rejections(sid string) ([]rejection, error) {
 	ctx, cancel := opContext()
 	defer cancel()
-	w, err := j.rejKV.Watch(ctx, subjectToken(sid)+".*", jetstream.IgnoreDeletes())
+	all, err := kvlist.Entries(ctx, j.rejKV, subjectToken(sid)+".*")
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = w.Stop() }() // a listing that ended needs no watcher
 	type entry struct {
 		rev uint64
 		r   rejection
 	}
-	var es []entry
+	es := make([]entry, 0, len(all))
 	prefix := len(subjectToken(sid)) + 1
-	for e := range w.Updates() {
-		if e == nil {
-			break
-		}
+	for _, e := range all {
 		cid, err := tokenValue(e.Key()[prefix:])
 		if err != nil {
 			return nil, err
 		}
 		es = append(es, entry{e.Revision(), rejection{CommandID: cid, Reason: string(e.Value())}})
-	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
 	}
 	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(a.rev, b.rev) })
 	out := make([]rejection, 0, len(es))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // refs brings l's commit refs up to the subject's tail and returns them.
@@ -81,6 +82,16 @@ func (j *jsJournal) readAfter(sid string, after, upto int64, limit, maxBytes int
 	return out, more, err
 }
 
+// getMsg reads the message at stream sequence at.
+func (j *jsJournal) getMsg(ctx context.Context, at uint64) (*jetstream.RawStreamMsg, error) {
+	var m *jetstream.RawStreamMsg
+	err := retrying(ctx, func(ctx context.Context) (err error) {
+		m, err = j.stream.GetMsg(ctx, at)
+		return err
+	})
+	return m, err
+}
+
 // errStopRange ends a directRange early: the reader has what it needs.
 var errStopRange = errors.New("journal: enough read")
 
@@ -106,7 +117,7 @@ func (j *jsJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) {
 	slices.Sort(ats)
 	var out []journalEvent
 	for _, at := range slices.Compact(ats) {
-		m, err := j.stream.GetMsg(ctx, at)
+		m, err := j.getMsg(ctx, at)
 		if err != nil {
 			return nil, fmt.Errorf("journal: commit %d: %w", at, err)
 		}
@@ -165,7 +176,7 @@ func (j *jsJournal) streams(sid string) ([]streamRecord, error) {
 	}
 	var recs []streamRecord
 	for _, at := range ats {
-		m, err := j.stream.GetMsg(ctx, at)
+		m, err := j.getMsg(ctx, at)
 		if err != nil {
 			return nil, fmt.Errorf("journal: commit %d: %w", at, err)
 		}
@@ -281,6 +292,8 @@ func (j *jsJournal) readBatch(ctx context.Context, sub *nats.Subscription, api s
 		case "":
 		case "204", "404": // end of batch; nothing (more) in range
 			return from, nil
+		case "503": // no responders: the stream elects a leader
+			return from, context.DeadlineExceeded
 		default:
 			return from, fmt.Errorf("journal: direct get: %s %s", m.Header.Get("Status"), m.Header.Get("Description"))
 		}

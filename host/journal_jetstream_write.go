@@ -151,6 +151,24 @@ func (j *jsJournal) storedAfter(ctx context.Context, subject string, expect uint
 // changes leaders is sent again rather than waited for.
 const jsAttemptTimeout = 2 * time.Second
 
+// retrying runs op, each attempt bounded by jsAttemptTimeout, until it
+// succeeds, fails for good or ctx ends.
+func retrying(ctx context.Context, op func(context.Context) error) error {
+	for {
+		actx, cancel := context.WithTimeout(ctx, jsAttemptTimeout)
+		err := op(actx)
+		cancel()
+		if err == nil || !retryable(err) || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 func retryable(err error) bool {
 	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) ||
