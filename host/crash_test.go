@@ -25,7 +25,7 @@ const helperEnv = "LOOKOUT_TEST_HOST_DIR"
 // no file descriptor.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(helperEnv); dir != "" {
-		h, err := host.Start(context.Background(), host.Options{Addr: "127.0.0.1:0", DataDir: dir})
+		h, err := host.Start(context.Background(), helperOptions(dir))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "helper host:", err)
 			os.Exit(2)

@@ -156,6 +156,9 @@ func wantJournalRefusal(t *testing.T, err error, want string) {
 // journal is not corrupt (it loads after a restart to the same session).
 // It needs to mount a tmpfs (root); under CI=true it must run.
 func TestJournalOnAFullDisk(t *testing.T) {
+	if host.JournalBackend() != "sqlite" {
+		t.Skip("reads SQLite's files")
+	}
 	dir := smallFilesystem(t, "2m")
 	data := filepath.Join(dir, "host")
 	h := hosttest.Start(t, host.Options{DataDir: data, Pace: time.Millisecond})

@@ -76,7 +76,7 @@ func Loaded(h *Host, sid string) bool { return h.session(sid).loaded.Load() }
 // DropShutdownSummary removes the clean-shutdown summary of the journal
 // in dataDir, as an abnormal death leaves it.
 func DropShutdownSummary(dataDir string) error {
-	j, err := openSQLiteJournal(JournalPath(dataDir), false)
+	j, err := openTestJournal(dataDir)
 	if err != nil {
 		return err
 	}

@@ -136,6 +136,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		s.startNextLocked()
 		s.mu.Unlock()
 	}
+	h.startFleet()
 	go func() {
 		select {
 		case <-ctx.Done():
@@ -185,7 +186,7 @@ func (h *Host) openStore() error {
 			return err
 		}
 		h.release = rel
-		j, err := openSQLiteJournal(JournalPath(h.dataDir), h.opts.SyncFull)
+		j, err := h.openDurableJournal()
 		if err != nil {
 			return err
 		}

@@ -135,6 +135,28 @@ type Options struct {
 	// synchronous=FULL). By default commits survive a process crash
 	// (kill -9) but the last few may be lost on power failure.
 	SyncFull bool
+	// Journal, when set, keeps the durable journal in NATS JetStream
+	// instead of SQLite (docs/fleet.md): a comma-separated list of NATS
+	// URLs (tls:// for TLS). DataDir still holds the token and the lock.
+	Journal string
+	// NATSCreds is a NATS credentials file (JWT and NKey seed) for
+	// Journal; "" connects without one.
+	NATSCreds string
+	// JournalNamespace prefixes the JetStream stream, subjects and
+	// buckets of Journal; "" means DefaultJournalNamespace.
+	JournalNamespace string
+	// JournalReplicas is the replica count of a stream or bucket this host
+	// creates; 0 means 1. Existing ones keep theirs.
+	JournalReplicas int
+	// FleetHostID, with Journal, makes the host a member of a fleet
+	// sharing the journal (docs/fleet.md): it loads only the sessions whose
+	// writer lease it takes, takes over those of a dead host, and lists its
+	// sessions in the fleet directory. It names the host (letters, digits,
+	// '-', '_'), unique in the fleet.
+	FleetHostID string
+	// FleetLeaseTTL is how long a writer lease outlives its last renewal;
+	// 0 means fleet.DefaultLeaseTTL. The fleet's first host sets it.
+	FleetLeaseTTL time.Duration
 }
 
 // fieldBound is the host's effective field bound (Options.FieldBound or

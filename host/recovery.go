@@ -26,48 +26,56 @@ func (h *Host) loadSessions() error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	for _, rec := range recs {
-		last, err := h.j.lastSeq(rec.ID)
+		s, err := h.restoreSession(rec, sum)
 		if err != nil {
-			return fmt.Errorf("journal: session %s: %w", rec.ID, err)
-		}
-		st, ok := stubFor(sum, rec.ID, last)
-		if !ok {
-			// No clean shutdown, or the session changed since: the stub its
-			// last quiet moment left, if the journal has not moved since.
-			if q, has := h.quietStubFor(rec.ID); has {
-				st, ok = stubFor(&shutdownSummary{Sessions: map[string]sessionStub{rec.ID: q}}, rec.ID, last)
-			}
-		}
-		if ok {
-			s := newStubSession(h, rec, st)
-			h.sessions[s.id] = s
-			h.order = append(h.order, s)
-			continue
-		}
-		s := newSession(h, rec)
-		if err := s.load(); err != nil {
-			return fmt.Errorf("journal: session %s: %w", rec.ID, err)
-		}
-		s.mu.Lock()
-		err = s.restoreStreamedLocked()
-		if err == nil {
-			err = s.recoverLocked()
-		}
-		s.mu.Unlock()
-		if err == nil {
-			err = s.flush()
-		}
-		if err == nil {
-			// Every item is terminal now: the recorded deltas are restated.
-			err = h.j.dropStreams(s.id)
-		}
-		if err != nil {
-			return fmt.Errorf("journal: session %s: recovery: %w", rec.ID, err)
+			return err
 		}
 		h.sessions[s.id] = s
 		h.order = append(h.order, s)
 	}
 	return nil
+}
+
+// restoreSession rebuilds one session from the journal: a stub when sum
+// or its quiet stub still describes it, else folded, with the terminals an
+// abnormal death left missing appended.
+func (h *Host) restoreSession(rec sessionRecord, sum *shutdownSummary) (*session, error) {
+	last, err := h.j.lastSeq(rec.ID)
+	if err != nil {
+		return nil, fmt.Errorf("journal: session %s: %w", rec.ID, err)
+	}
+	st, ok := stubFor(sum, rec.ID, last)
+	if !ok {
+		// No clean shutdown, or the session changed since: the stub its
+		// last quiet moment left, if the journal has not moved since.
+		if q, has := h.quietStubFor(rec.ID); has {
+			st, ok = stubFor(&shutdownSummary{Sessions: map[string]sessionStub{rec.ID: q}}, rec.ID, last)
+		}
+	}
+	if ok {
+		return newStubSession(h, rec, st), nil
+	}
+	s := newSession(h, rec)
+	if err := s.load(); err != nil {
+		return nil, fmt.Errorf("journal: session %s: %w", rec.ID, err)
+	}
+	s.mu.Lock()
+	err = s.restoreStreamedLocked()
+	if err == nil {
+		err = s.recoverLocked()
+	}
+	s.mu.Unlock()
+	if err == nil {
+		err = s.flush()
+	}
+	if err == nil {
+		// Every item is terminal now: the recorded deltas are restated.
+		err = h.j.dropStreams(s.id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("journal: session %s: recovery: %w", rec.ID, err)
+	}
+	return s, nil
 }
 
 // restoreStreamedLocked folds the deltas the journal recorded for items

@@ -69,7 +69,7 @@ func benchStartup(b *testing.B, per int, unclean bool) {
 	for range b.N {
 		if unclean {
 			b.StopTimer()
-			j, err := openSQLiteJournal(JournalPath(dir), false)
+			j, err := openTestJournal(dir)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -5,6 +5,7 @@ package leakcheck
 import (
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +16,29 @@ import (
 // (the runtime's own, opened lazily: epoll, a pipe for the netpoller).
 const fdSlack = 4
 
+var atEnd struct {
+	sync.Mutex
+	fns    []func()
+	ignore []string
+}
+
+// Ignore adds functions whose goroutines may outlive the tests, as Main's
+// ignore does, for a package that a test binary imports (a server that
+// leaves a goroutine or two behind after its shutdown).
+func Ignore(fns ...string) {
+	atEnd.Lock()
+	defer atEnd.Unlock()
+	atEnd.ignore = append(atEnd.ignore, fns...)
+}
+
+// AtEnd registers fn to run after the tests, before the checks: what
+// lives for the whole test binary (a shared server) stops there.
+func AtEnd(fn func()) {
+	atEnd.Lock()
+	defer atEnd.Unlock()
+	atEnd.fns = append(atEnd.fns, fn)
+}
+
 // Main runs the tests, then fails the binary (exit 1) when goroutines are
 // still running or descriptors still open a few seconds after the last
 // test, listing what leaked. ignore names functions whose goroutines are
@@ -22,6 +46,12 @@ const fdSlack = 4
 func Main(m *testing.M, ignore ...string) {
 	before := openFDs()
 	code := m.Run()
+	atEnd.Lock()
+	for _, fn := range atEnd.fns {
+		fn()
+	}
+	ignore = append(ignore, atEnd.ignore...)
+	atEnd.Unlock()
 	if code != 0 {
 		os.Exit(code)
 	}

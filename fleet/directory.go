@@ -1,0 +1,85 @@
+package fleet
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lookout-sh/lookout/internal/kvlist"
+)
+
+// Entry is a session's line in the fleet directory.
+type Entry struct {
+	SessionID string    `json:"sessionId"`
+	HostID    string    `json:"hostId"`
+	HostURL   string    `json:"hostUrl"`
+	State     string    `json:"state"` // as session/list reports it
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Register records that this host runs session sid, in state.
+func (m *Member) Register(ctx context.Context, sid, state string) error {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	b, err := json.Marshal(Entry{SessionID: sid, HostID: m.cfg.HostID, HostURL: m.cfg.HostURL, State: state, UpdatedAt: time.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	return retrying(ctx, func(ctx context.Context) error {
+		_, err := m.directory.Put(ctx, key(sid), b)
+		return err
+	})
+}
+
+// Sessions lists the whole fleet's sessions, by session id.
+func (m *Member) Sessions(ctx context.Context) ([]Entry, error) {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	es, err := kvlist.Entries(ctx, m.directory, ">")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, 0, len(es))
+	for _, e := range es {
+		var en Entry
+		if err := json.Unmarshal(e.Value(), &en); err != nil {
+			return nil, fmt.Errorf("fleet: directory entry %s: %w", e.Key(), err)
+		}
+		out = append(out, en)
+	}
+	slices.SortFunc(out, func(a, b Entry) int { return cmp.Compare(a.SessionID, b.SessionID) })
+	return out, nil
+}
+
+// Lookup returns session sid's directory entry.
+func (m *Member) Lookup(ctx context.Context, sid string) (Entry, error) {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	var en Entry
+	var raw []byte
+	err := retrying(ctx, func(ctx context.Context) error {
+		e, err := m.directory.Get(ctx, key(sid))
+		if err == nil {
+			raw = e.Value()
+		}
+		return err
+	})
+	if err != nil {
+		return en, fmt.Errorf("fleet: session %s: %w", sid, err)
+	}
+	err = json.Unmarshal(raw, &en)
+	return en, err
+}
+
+// key is a session id as a key or subject token: itself when plain, else
+// "=" and its base64url (as the journal's subjects).
+func key(sid string) string {
+	if nameRE.MatchString(sid) {
+		return sid
+	}
+	return "=" + base64.RawURLEncoding.EncodeToString([]byte(sid))
+}

@@ -1,0 +1,151 @@
+// Package fleet is what Lookout hosts sharing one NATS JetStream need
+// beyond the journal (docs/fleet.md): a directory of which host runs each
+// session, a writer lease per session taken with compare-and-set, live
+// frames relayed over plain NATS subjects (never stored), and requests
+// forwarded to the host that writes a session.
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Config names a fleet and this host's place in it.
+type Config struct {
+	URLs      string // comma-separated NATS URLs
+	Creds     string // a NATS credentials file, or ""
+	Namespace string // as the host's JournalNamespace; "" means "lookout"
+	Replicas  int    // of a bucket this member creates; 0 means 1
+	// HostID names this host in the fleet (unique, letters, digits, '-'
+	// and '_'); HostURL is where its clients dial it.
+	HostID, HostURL string
+	// LeaseTTL is how long a writer lease lives unrenewed; 0 means
+	// DefaultLeaseTTL.
+	LeaseTTL time.Duration
+}
+
+// DefaultLeaseTTL is how long a writer lease outlives its last renewal: a
+// host renews every third of it, and a dead host's sessions can be taken
+// over this long after its death.
+const DefaultLeaseTTL = 15 * time.Second
+
+// Member is one host's handle on its fleet.
+type Member struct {
+	cfg       Config
+	ns        string
+	nc        *nats.Conn
+	js        jetstream.JetStream
+	directory jetstream.KeyValue
+	leases    jetstream.KeyValue
+}
+
+var (
+	errBadName = errors.New("fleet: a namespace or host id is letters, digits, '-' and '_'")
+	nameRE     = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+)
+
+// opTimeout bounds one fleet request.
+const opTimeout = 10 * time.Second
+
+// Join connects to the fleet's NATS servers and opens (or creates) its
+// directory and lease buckets.
+func Join(ctx context.Context, cfg Config) (*Member, error) {
+	if cfg.Namespace == "" {
+		cfg.Namespace = "lookout"
+	}
+	if cfg.LeaseTTL <= 0 {
+		cfg.LeaseTTL = DefaultLeaseTTL
+	}
+	if !nameRE.MatchString(cfg.Namespace) || !nameRE.MatchString(cfg.HostID) {
+		return nil, fmt.Errorf("%w: namespace %q, host %q", errBadName, cfg.Namespace, cfg.HostID)
+	}
+	opts := []nats.Option{nats.Name("lookout fleet " + cfg.HostID), nats.MaxReconnects(-1)}
+	if cfg.Creds != "" {
+		opts = append(opts, nats.UserCredentials(cfg.Creds))
+	}
+	nc, err := nats.Connect(cfg.URLs, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("fleet %s: %w", cfg.URLs, err)
+	}
+	m := &Member{cfg: cfg, ns: cfg.Namespace, nc: nc}
+	if err := m.open(ctx); err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("fleet %s: %w", cfg.URLs, err)
+	}
+	return m, nil
+}
+
+func (m *Member) open(ctx context.Context) error {
+	var err error
+	if m.js, err = jetstream.New(m.nc); err != nil {
+		return err
+	}
+	replicas := max(m.cfg.Replicas, 1)
+	bucket := func(cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
+		kv, err := m.js.KeyValue(ctx, cfg.Bucket)
+		if errors.Is(err, jetstream.ErrBucketNotFound) {
+			cfg.Storage, cfg.Replicas = jetstream.FileStorage, replicas
+			kv, err = m.js.CreateKeyValue(ctx, cfg)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bucket %s: %w", cfg.Bucket, err)
+		}
+		return kv, nil
+	}
+	if m.directory, err = bucket(jetstream.KeyValueConfig{
+		Bucket: m.ns + "_directory", Description: "Lookout fleet: which host runs each session",
+	}); err != nil {
+		return err
+	}
+	m.leases, err = bucket(jetstream.KeyValueConfig{
+		Bucket: m.ns + "_leases", Description: "Lookout fleet: each session's writer lease",
+		TTL: m.cfg.LeaseTTL,
+	})
+	return err
+}
+
+// HostID is this member's host id.
+func (m *Member) HostID() string { return m.cfg.HostID }
+
+// Close leaves the fleet: its subscriptions end, its leases expire.
+func (m *Member) Close() error {
+	err := m.nc.Drain()
+	if errors.Is(err, nats.ErrConnectionClosed) {
+		return nil
+	}
+	return err
+}
+
+func withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, opTimeout)
+}
+
+// retrying runs op, each attempt bounded, until it succeeds, fails for
+// good or ctx ends: a replicated bucket electing its leader answers
+// nothing for a moment.
+func retrying(ctx context.Context, op func(context.Context) error) error {
+	for {
+		actx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err := op(actx)
+		cancel()
+		if err == nil || !transient(err) || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func transient(err error) bool {
+	return errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, jetstream.ErrNoStreamResponse)
+}

@@ -1,0 +1,89 @@
+package host_test
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/host/hosttest"
+	"github.com/lookout-sh/lookout/internal/natstest"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// fleetEnv makes the helper host process (crash_test.go) a fleet host:
+// "NATS-URL HOST-ID".
+const fleetEnv = "LOOKOUT_TEST_FLEET"
+
+// helperOptions are the options of the helper host process on dir.
+func helperOptions(dir string) host.Options {
+	opts := host.Options{Addr: "127.0.0.1:0", DataDir: dir}
+	if url, id, ok := strings.Cut(os.Getenv(fleetEnv), " "); ok {
+		opts.Journal, opts.JournalNamespace, opts.FleetHostID, opts.FleetLeaseTTL = url, "k9", id, time.Second
+	}
+	return opts
+}
+
+// Host a runs a session in its own process and is killed -9 mid-turn.
+// Host b, running on the same JetStream, takes the session over: the
+// history a's client saw is b's, seq for seq, followed by the host-death
+// terminals, written once.
+func TestFleetHostKilledMidTurn(t *testing.T) {
+	node := natstest.Start(t, t.TempDir())
+	t.Setenv(fleetEnv, node.URL()+" a")
+	proc, ca := startHostProcess(t, t.TempDir())
+	sid, epoch, st := newSession(t, ca)
+	_, slowTurn, err := ca.Submit(sid, "slow-cmd", "a slow one, please")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ca.WaitEvent(st, func(ev *model.Event) bool { return ev.Method == model.MethodItemDelta && ev.Delta == "while. " }); err != nil {
+		t.Fatal(err)
+	}
+	seen := pageAll(t, ca, sid, epoch, 100)
+	b := hosttest.Start(t, host.Options{Journal: node.URL(), JournalNamespace: "k9", FleetHostID: "b", FleetLeaseTTL: time.Second})
+	cb := hosttest.Dial(t, b)
+	if listed(t, cb, sid) {
+		t.Fatal("b serves a session whose writer lives")
+	}
+	if err := proc.Process.Kill(); err != nil { // SIGKILL: a has no chance to write anything
+		t.Fatal(err)
+	}
+	<-ca.Done()
+
+	deadline := time.Now().Add(hosttest.Timeout)
+	for !listed(t, cb, sid) {
+		if time.Now().After(deadline) {
+			t.Fatal("b never took the session over")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	all := pageAll(t, cb, sid, epoch, 100)
+	if len(all) <= len(seen) || !slices.EqualFunc(all[:len(seen)], seen, func(x, y *model.Event) bool {
+		return x.Seq == y.Seq && x.Method == y.Method
+	}) {
+		t.Fatalf("b's history does not start with the %d events a's client saw (b has %d)", len(seen), len(all))
+	}
+	deaths := 0
+	for _, ev := range all {
+		if ev.Method == model.MethodTurnCompleted && ev.TurnID == slowTurn {
+			deaths++
+		}
+	}
+	if deaths != 1 {
+		t.Fatalf("the killed turn ends %d times in b's journal, want once", deaths)
+	}
+	if got := foldAll(t, sid, all); got.ActiveTurn() != nil {
+		t.Fatalf("turn %s still active after the takeover", got.ActiveTurn().TurnID)
+	}
+}
+
+// listed reports whether session/list of c's host names sid.
+func listed(t *testing.T, c *hosttest.Client, sid string) bool {
+	t.Helper()
+	var res struct{ Sessions []struct{ SessionID string } }
+	c.MustCall(t, "session/list", map[string]any{}, &res)
+	return slices.ContainsFunc(res.Sessions, func(s struct{ SessionID string }) bool { return s.SessionID == sid })
+}

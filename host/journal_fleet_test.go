@@ -1,0 +1,138 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/lookout-sh/lookout/internal/natstest"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// fleetHost starts a host of fleet "fl" on url; the host is closed when
+// the test ends.
+func fleetHost(t *testing.T, url, id string) *Host {
+	t.Helper()
+	h, err := Start(context.Background(), Options{
+		Addr: "127.0.0.1:0", DataDir: t.TempDir(), Pace: time.Millisecond,
+		Journal: url, JournalNamespace: "fl", FleetHostID: id, FleetLeaseTTL: time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+// die makes h dead to its fleet, as kill -9 would: it stops renewing its
+// leases and its journal connection drops, without releasing anything.
+func die(h *Host) {
+	f := h.j.(*fleetJournal)
+	close(f.stop)
+	<-f.done
+	f.stop = make(chan struct{}) // for close at cleanup
+	f.done = make(chan struct{})
+	close(f.done)
+	f.mu.Lock()
+	clear(f.leases)
+	f.mu.Unlock()
+	f.m.Close()
+	f.journal.(*jsJournal).nc.Close()
+}
+
+// hostDeathTurns counts the turn/completed events of a session that end a
+// turn by a host's death.
+func hostDeathTurns(t *testing.T, j journal, sid string) int {
+	t.Helper()
+	n := 0
+	err := j.scan(sid, func(e journalEvent) error {
+		if e.Method != model.MethodTurnCompleted {
+			return nil
+		}
+		var p struct{ Error *struct{ Code string } }
+		if err := json.Unmarshal(e.Params, &p); err != nil {
+			return err
+		}
+		if p.Error != nil && p.Error.Code == "hostDeath" {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// A session of a dead host is skipped by a host starting while the dead
+// host's lease lives, then taken over by it while it runs once the lease
+// expired (the host-death terminals written once), and taken over again
+// by another host when that one shuts down, with nothing more written.
+func TestFleetTakesOverADeadHostsSessionOnce(t *testing.T) {
+	url := natstest.Start(t, t.TempDir()).URL()
+	a := fleetHost(t, url, "a")
+	s, err := a.createSession("fleet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, rerr := s.submit("slow-1", "a slow one, please", false); rerr != nil {
+		t.Fatal(rerr)
+	}
+	waitFor(t, "the slow turn to stream", func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.state.ActiveTurn() != nil && len(s.state.Items()) >= 2
+	})
+	die(a)
+
+	b := fleetHost(t, url, "b")
+	if b.session(s.id) != nil {
+		t.Fatal("b loaded at start a session whose writer's lease still lives")
+	}
+	waitFor(t, "b to take the session over once a's lease expired", func() bool { return b.session(s.id) != nil })
+	if n := hostDeathTurns(t, b.j, s.id); n != 1 {
+		t.Fatalf("%d host-death turn ends after b's takeover, want 1", n)
+	}
+	taken := b.session(s.id)
+	taken.mu.Lock()
+	active := taken.state.ActiveTurn()
+	taken.mu.Unlock()
+	if active != nil {
+		t.Fatalf("turn %s still active after the takeover", active.TurnID)
+	}
+
+	c := fleetHost(t, url, "c")
+	if c.session(s.id) != nil {
+		t.Fatal("c loaded the session b writes")
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "c to take the session b released", func() bool { return c.session(s.id) != nil })
+	if n := hostDeathTurns(t, c.j, s.id); n != 1 {
+		t.Fatalf("%d host-death turn ends after c took over, want 1", n)
+	}
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestFleetHostNeedsAJetStreamJournal(t *testing.T) {
+	h, err := Start(context.Background(), Options{Addr: "127.0.0.1:0", DataDir: t.TempDir(), FleetHostID: "a"})
+	if h != nil {
+		h.Close()
+	}
+	if !errors.Is(err, errFleetNeedsJournal) {
+		t.Fatalf("start = %v, want errFleetNeedsJournal", err)
+	}
+}

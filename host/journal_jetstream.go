@@ -1,0 +1,335 @@
+package host
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/lookout-sh/lookout/internal/kvlist"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// jsJournal keeps the journal in NATS JetStream (docs/fleet.md): each
+// session's appends are messages on its own subject of one stream, and
+// sessions, meta values and rejections are key-value entries. A session
+// has one writer: every append expects the subject's last sequence it
+// knows, so a second writer's append fails with errJournalNotWriter.
+type jsJournal struct {
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	stream jetstream.Stream
+	names  jsNames
+
+	sessKV, metaKV, rejKV jetstream.KeyValue
+
+	mu   sync.Mutex
+	logs map[string]*sessionLog
+}
+
+// JetStreamConfig selects and shapes a JetStream journal.
+type jetStreamConfig struct {
+	URLs      string // comma-separated NATS URLs
+	Creds     string // a NATS credentials file, or ""
+	Namespace string // prefixes the stream, subjects and buckets; "" means "lookout"
+	Replicas  int    // replicas of a stream or bucket this host creates; 0 means 1
+}
+
+// jsNames are the JetStream names of one namespace.
+type jsNames struct {
+	namespace                                    string
+	stream, subjects, sessions, meta, rejections string
+	prefix                                       string // of session subjects
+}
+
+func namesFor(ns string) jsNames {
+	return jsNames{
+		namespace: ns,
+		stream:    ns + "_journal", subjects: ns + ".j.>", prefix: ns + ".j.",
+		sessions: ns + "_sessions", meta: ns + "_meta", rejections: ns + "_rejections",
+	}
+}
+
+// DefaultJournalNamespace names the stream and buckets of a JetStream
+// journal when Options.JournalNamespace is empty.
+const DefaultJournalNamespace = "lookout"
+
+// jsOpTimeout bounds each journal operation against JetStream; a cluster
+// electing a new leader answers well within it.
+const jsOpTimeout = 15 * time.Second
+
+var (
+	// errJournalNotWriter: another journal appended to the session since
+	// this one last did; this host is no longer its writer.
+	errJournalNotWriter = errors.New("journal: another host appended to this session")
+	errBadNamespace     = errors.New("journal: a JetStream namespace is letters, digits, '-' and '_'")
+	b64                 = base64.RawURLEncoding
+	namespaceRE         = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+)
+
+func openJetStreamJournal(cfg jetStreamConfig) (*jsJournal, error) {
+	ns := cfg.Namespace
+	if ns == "" {
+		ns = DefaultJournalNamespace
+	}
+	if !namespaceRE.MatchString(ns) {
+		return nil, fmt.Errorf("%w: %q", errBadNamespace, ns)
+	}
+	opts := []nats.Option{nats.Name("lookout host"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond)}
+	if cfg.Creds != "" {
+		opts = append(opts, nats.UserCredentials(cfg.Creds))
+	}
+	nc, err := nats.Connect(cfg.URLs, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("journal %s: %w", cfg.URLs, err)
+	}
+	j := &jsJournal{nc: nc, names: namesFor(ns), logs: map[string]*sessionLog{}}
+	if err := j.ensure(max(cfg.Replicas, 1)); err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("journal %s: %w", cfg.URLs, err)
+	}
+	return j, nil
+}
+
+// ensure opens the stream and buckets, creating those missing. Existing
+// ones are used as they are: their limits are the operator's.
+// A request lost while the cluster changes leaders is asked again.
+func (j *jsJournal) ensure(replicas int) error {
+	var err error
+	if j.js, err = jetstream.New(j.nc); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(2 * jsOpTimeout)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), jsOpTimeout/5)
+		err = j.ensureIn(ctx, replicas)
+		cancel()
+		if err == nil || !retryable(err) || time.Now().After(deadline) {
+			return err
+		}
+	}
+}
+
+func (j *jsJournal) ensureIn(ctx context.Context, replicas int) error {
+	var err error
+	j.stream, err = j.js.Stream(ctx, j.names.stream)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		j.stream, err = j.js.CreateStream(ctx, jetstream.StreamConfig{
+			Name:        j.names.stream,
+			Description: "Lookout session journal: one subject per session, one message per commit",
+			Subjects:    []string{j.names.subjects},
+			Retention:   jetstream.LimitsPolicy,
+			Discard:     jetstream.DiscardNew,
+			Storage:     jetstream.FileStorage,
+			Replicas:    replicas,
+			AllowDirect: true,
+			DenyDelete:  true,
+			Duplicates:  2 * time.Minute,
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("stream %s: %w", j.names.stream, err)
+	}
+	bucket := func(name, what string) (jetstream.KeyValue, error) {
+		kv, err := j.js.KeyValue(ctx, name)
+		if errors.Is(err, jetstream.ErrBucketNotFound) {
+			kv, err = j.js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
+				Bucket: name, Description: what, Storage: jetstream.FileStorage, Replicas: replicas,
+			})
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bucket %s: %w", name, err)
+		}
+		return kv, nil
+	}
+	if j.sessKV, err = bucket(j.names.sessions, "Lookout sessions: id, epoch, creation time"); err != nil {
+		return err
+	}
+	if j.metaKV, err = bucket(j.names.meta, "Lookout host meta values"); err != nil {
+		return err
+	}
+	j.rejKV, err = bucket(j.names.rejections, "Lookout turn/submit rejections by session and commandId")
+	return err
+}
+
+func opContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), jsOpTimeout)
+}
+
+func (j *jsJournal) durable() bool { return true }
+
+func (j *jsJournal) subject(sid string) string { return j.names.prefix + subjectToken(sid) }
+
+// sessionLog is what the journal knows of one session's subject.
+type sessionLog struct {
+	mu    sync.Mutex
+	tail  tailState
+	known bool // tail was read from the server or written here
+	owned bool // this journal wrote the tail: it need not ask the server
+	// evRefs are the commits holding events, in order, and streamAts the
+	// commits recording streamed deltas since the last drop; both cover
+	// the subject up to refsTo.
+	evRefs    []commitRef
+	streamAts []uint64
+	refsTo    uint64
+	partial   []commitRef // parts of a split commit still unfinished
+}
+
+func (j *jsJournal) log(sid string) *sessionLog {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	l := j.logs[sid]
+	if l == nil {
+		l = &sessionLog{}
+		j.logs[sid] = l
+	}
+	return l
+}
+
+// syncTail reads the subject's last message unless this journal wrote it.
+// The caller holds l.mu.
+func (j *jsJournal) syncTail(ctx context.Context, sid string, l *sessionLog) error {
+	if l.owned && l.known {
+		return nil
+	}
+	var m *jetstream.RawStreamMsg
+	err := retrying(ctx, func(ctx context.Context) (err error) {
+		m, err = j.stream.GetLastMsgForSubject(ctx, j.subject(sid))
+		return err
+	})
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		l.tail, l.known = tailState{}, true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, t, err := refOf(m.Sequence, m.Header)
+	if err != nil {
+		return err
+	}
+	if t.at > l.tail.at {
+		l.tail = t
+	}
+	l.known = true
+	return nil
+}
+
+// index adds one commit to l's refs. The parts of a split commit count
+// once the last is there; a group a dead writer left unfinished is
+// skipped. The caller holds l.mu.
+func (l *sessionLog) index(ref commitRef) {
+	if ref.at <= l.refsTo {
+		return
+	}
+	l.refsTo = ref.at
+	if ref.parts > 1 {
+		if ref.part != len(l.partial)+1 {
+			l.partial = l.partial[:0]
+			if ref.part != 1 {
+				return
+			}
+		}
+		l.partial = append(l.partial, ref)
+		if ref.part < ref.parts {
+			return
+		}
+		for _, p := range l.partial {
+			l.add(p)
+		}
+		l.partial = l.partial[:0]
+		return
+	}
+	l.partial = l.partial[:0]
+	l.add(ref)
+}
+
+func (l *sessionLog) add(ref commitRef) {
+	if ref.drop {
+		l.streamAts = nil
+	}
+	if ref.streams {
+		l.streamAts = append(l.streamAts, ref.at)
+	}
+	if ref.last > 0 {
+		l.evRefs = append(l.evRefs, ref)
+	}
+}
+
+func (j *jsJournal) createSession(rec sessionRecord) error {
+	ctx, cancel := opContext()
+	defer cancel()
+	b, err := json.Marshal(storedSession(rec))
+	if err != nil {
+		return err
+	}
+	_, err = j.sessKV.Create(ctx, subjectToken(rec.ID), b)
+	return err
+}
+
+// storedSession is a session's value in the sessions bucket.
+type storedSession struct {
+	ID        string `json:"id"`
+	Epoch     string `json:"epoch"`
+	CreatedAt string `json:"createdAt"`
+	Lease     int64  `json:"lease"`
+}
+
+func (j *jsJournal) sessions() ([]sessionRecord, error) {
+	ctx, cancel := opContext()
+	defer cancel()
+	out, err := j.storedSessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i], err = j.withLease(ctx, out[i]); err != nil {
+			return nil, err
+		}
+	}
+	sortSessionRecords(out)
+	return out, nil
+}
+
+// storedSessions lists the sessions bucket: the records as created, their
+// leases not brought up to date.
+func (j *jsJournal) storedSessions(ctx context.Context) ([]sessionRecord, error) {
+	es, err := kvlist.Entries(ctx, j.sessKV, ">")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sessionRecord, 0, len(es))
+	for _, e := range es {
+		var s storedSession
+		if err := json.Unmarshal(e.Value(), &s); err != nil {
+			return nil, fmt.Errorf("journal: session %s: %w", e.Key(), err)
+		}
+		out = append(out, sessionRecord(s))
+	}
+	return out, nil
+}
+
+// withLease raises rec's lease to what the session's last commit says.
+func (j *jsJournal) withLease(ctx context.Context, rec sessionRecord) (sessionRecord, error) {
+	l := j.log(rec.ID)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.owned = false // another host may have written since this one did
+	err := j.syncTail(ctx, rec.ID, l)
+	rec.Lease = max(rec.Lease, l.tail.lease)
+	return rec, err
+}
+
+func (j *jsJournal) close() error {
+	if err := j.nc.Flush(); err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
+		j.nc.Close()
+		return err
+	}
+	j.nc.Close()
+	return nil
+}

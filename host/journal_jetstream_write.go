@@ -1,0 +1,192 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// jsPartBytes is the most record bytes one commit message holds: a bigger
+// append is split (Lookout-Part i of Lookout-Parts), which keeps messages
+// under NATS's payload limit and a page read from reading much more than
+// the page.
+const jsPartBytes = 128 << 10
+
+func (j *jsJournal) append(sid string, evs []journalEvent, streamed []streamRecord, completed []string, lease int64) error {
+	return j.write(sid, commit{events: evs, streamed: streamed, completed: completed}, lease, false)
+}
+
+func (j *jsJournal) setLease(sid string, lease int64) error {
+	return j.write(sid, commit{}, lease, false)
+}
+
+// write publishes a commit on sid's subject, each message expecting the
+// last sequence this journal knows there. A retried publish carries the
+// same message id, so JetStream stores it once.
+func (j *jsJournal) write(sid string, c commit, lease int64, drop bool) error {
+	ctx, cancel := opContext()
+	defer cancel()
+	l := j.log(sid)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := j.syncTail(ctx, sid, l); err != nil {
+		return err
+	}
+	before := l.tail
+	lease = max(before.lease, lease)
+	if len(c.events)+len(c.streamed)+len(c.completed) == 0 && !drop && lease == before.lease {
+		return nil // nothing to store
+	}
+	parts := c.split(min(jsPartBytes, int(j.nc.MaxPayload())/2))
+	for i, p := range parts {
+		ref := commitRef{streams: len(p.streamed)+len(p.completed) > 0, drop: drop}
+		if len(parts) > 1 {
+			ref.part, ref.parts = i+1, len(parts)
+		}
+		high := before.high
+		if n := len(p.events); n > 0 {
+			ref.first, ref.last, ref.count = p.events[0].Seq, p.events[n-1].Seq, int64(n)
+		}
+		if i == len(parts)-1 && len(c.events) > 0 {
+			high = max(high, c.events[len(c.events)-1].Seq)
+		}
+		at, err := j.publishCommit(ctx, sid, l.tail.at, p, ref, high, lease)
+		if err != nil {
+			if isWrongLastSeq(err) {
+				l.owned = false
+				return fmt.Errorf("%w: %v", errJournalNotWriter, err)
+			}
+			return err
+		}
+		ref.at = at
+		if l.refsTo == l.tail.at {
+			l.index(ref) // the refs stay complete
+		}
+		// Until the last part, the session's high seq stays what it was.
+		l.tail, l.owned = tailState{at: at, high: high, lease: lease}, true
+	}
+	return nil
+}
+
+// publishCommit sends one commit message after the subject's message at
+// expect and returns its stream sequence.
+func (j *jsJournal) publishCommit(ctx context.Context, sid string, expect uint64, c commit, ref commitRef, high, lease int64) (uint64, error) {
+	msg := nats.NewMsg(j.subject(sid))
+	msg.Header.Set(hdrFormat, strconv.Itoa(int(commitFormat)))
+	if ref.last > 0 {
+		msg.Header.Set(hdrFirstSeq, strconv.FormatInt(ref.first, 10))
+		msg.Header.Set(hdrLastSeq, strconv.FormatInt(ref.last, 10))
+		msg.Header.Set(hdrCount, strconv.FormatInt(ref.count, 10))
+	}
+	msg.Header.Set(hdrHighSeq, strconv.FormatInt(high, 10))
+	msg.Header.Set(hdrLease, strconv.FormatInt(lease, 10))
+	if ref.streams {
+		msg.Header.Set(hdrStreams, "1")
+	}
+	if ref.drop {
+		msg.Header.Set(hdrDrop, "1")
+	}
+	if ref.parts > 1 {
+		msg.Header.Set(hdrPart, strconv.Itoa(ref.part))
+		msg.Header.Set(hdrParts, strconv.Itoa(ref.parts))
+	}
+	msg.Data = c.encode()
+	id := subjectToken(sid) + ":" + strconv.FormatUint(expect, 10)
+	retried := false
+	for {
+		actx, cancel := context.WithTimeout(ctx, jsAttemptTimeout)
+		ack, err := j.js.PublishMsg(actx, msg, jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(expect))
+		cancel()
+		if err == nil {
+			return ack.Sequence, nil
+		}
+		if isBusy(err) {
+			// The stream's leader is still applying this subject's previous
+			// commit: ask again.
+			err = nats.ErrTimeout
+		} else if retried && isWrongLastSeq(err) {
+			// An attempt whose answer was lost may have been stored: a new
+			// leader need not know its id yet.
+			if at, ok := j.storedAfter(ctx, msg.Subject, expect, id); ok {
+				return at, nil
+			}
+		}
+		if !retryable(err) || ctx.Err() != nil {
+			return 0, err
+		}
+		retried = true
+		// A cluster electing a leader answers nothing for a moment.
+		select {
+		case <-ctx.Done():
+			return 0, err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// storedAfter reports whether the subject's message after expect is the
+// one with message id id, and its sequence. A replica that has not caught
+// up may answer the lookup: it is asked again for a while.
+func (j *jsJournal) storedAfter(ctx context.Context, subject string, expect uint64, id string) (uint64, bool) {
+	for range 20 {
+		m, err := j.stream.GetMsg(ctx, expect+1, jetstream.WithGetMsgSubject(subject))
+		if err == nil {
+			return m.Sequence, m.Header.Get(jetstream.MsgIDHeader) == id
+		}
+		select {
+		case <-ctx.Done():
+			return 0, false
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return 0, false
+}
+
+// jsAttemptTimeout bounds one request: a request lost while the cluster
+// changes leaders is sent again rather than waited for.
+const jsAttemptTimeout = 2 * time.Second
+
+// retrying runs op, each attempt bounded by jsAttemptTimeout, until it
+// succeeds, fails for good or ctx ends.
+func retrying(ctx context.Context, op func(context.Context) error) error {
+	for {
+		actx, cancel := context.WithTimeout(ctx, jsAttemptTimeout)
+		err := op(actx)
+		cancel()
+		if err == nil || !retryable(err) || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func retryable(err error) bool {
+	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) ||
+		errors.Is(err, nats.ErrConnectionReconnecting) || errors.Is(err, nats.ErrDisconnected)
+}
+
+// isWrongLastSeq: the subject's last message is not the one expected.
+func isWrongLastSeq(err error) bool {
+	return hasAPICode(err, jetstream.JSErrCodeStreamWrongLastSequence)
+}
+
+// isBusy: a replicated stream refuses an expected-sequence check while a
+// message on the subject is in flight; the check has not failed yet.
+func isBusy(err error) bool {
+	return hasAPICode(err, jetstream.JSErrCodeStreamWrongLastSequenceConstant)
+}
+
+func hasAPICode(err error, code jetstream.ErrorCode) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode == code
+}

@@ -1,0 +1,50 @@
+package host
+
+import (
+	"cmp"
+	"context"
+	"errors"
+
+	"github.com/lookout-sh/lookout/fleet"
+)
+
+// openDurableJournal opens the journal a durable host's options select:
+// JetStream when Options.Journal names NATS servers, else SQLite in the
+// data directory.
+func (h *Host) openDurableJournal() (journal, error) {
+	if h.opts.FleetHostID != "" && h.opts.Journal == "" {
+		return nil, errFleetNeedsJournal
+	}
+	if journalForTests != nil && h.opts.Journal == "" {
+		return journalForTests(h.dataDir)
+	}
+	if h.opts.Journal == "" {
+		return openSQLiteJournal(JournalPath(h.dataDir), h.opts.SyncFull)
+	}
+	j, err := openJetStreamJournal(jetStreamConfig{
+		URLs:      h.opts.Journal,
+		Creds:     h.opts.NATSCreds,
+		Namespace: h.opts.JournalNamespace,
+		Replicas:  h.opts.JournalReplicas,
+	})
+	if err != nil || h.opts.FleetHostID == "" {
+		return j, err
+	}
+	ttl := cmp.Or(h.opts.FleetLeaseTTL, fleet.DefaultLeaseTTL)
+	m, err := fleet.Join(context.Background(), fleet.Config{
+		URLs: h.opts.Journal, Creds: h.opts.NATSCreds, Namespace: j.names.namespace,
+		Replicas: h.opts.JournalReplicas, HostID: h.opts.FleetHostID, LeaseTTL: ttl,
+	})
+	if err != nil {
+		j.close()
+		return nil, err
+	}
+	return newFleetJournal(j, m, ttl), nil
+}
+
+// errFleetNeedsJournal: a fleet shares a JetStream journal.
+var errFleetNeedsJournal = errors.New("a fleet host (--fleet-host) needs a JetStream journal (--journal)")
+
+// journalForTests, set only by the package's tests (journal_env_test.go),
+// replaces every durable host's journal.
+var journalForTests func(dataDir string) (journal, error)
