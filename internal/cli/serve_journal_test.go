@@ -32,7 +32,7 @@ func serveOnce(t *testing.T, dir string, args ...string) (url, token string, sto
 			url, _, _ = strings.Cut(rest, " ")
 		}
 	}
-	go io.Copy(io.Discard, pr)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	if url == "" {
 		cancel()
 		t.Fatalf("serve printed no URL: %v", <-done)
