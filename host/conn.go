@@ -61,13 +61,14 @@ type conn struct {
 	subs    map[string]*session // sessions this connection is subscribed to
 
 	notify chan struct{}
+	urgent chan struct{} // ends the writer's wait for more deltas (gatherDeltas)
 	done   chan struct{}
 	once   sync.Once
 }
 
 func newConn(h *Host, ws *websocket.Conn, limit, bytes int) *conn {
 	c := &conn{h: h, ws: ws, limit: limit, bytes: bytes, shed: map[string]struct{}{},
-		subs: map[string]*session{}, notify: make(chan struct{}, 1), done: make(chan struct{})}
+		subs: map[string]*session{}, notify: make(chan struct{}, 1), urgent: make(chan struct{}, 1), done: make(chan struct{})}
 	c.deltas.Store(true)
 	return c
 }
@@ -115,6 +116,17 @@ func (c *conn) enqueue(m outMsg) {
 	}
 	select {
 	case c.notify <- struct{}{}:
+	default:
+	}
+	if m.kind != kindDelta || len(c.q) >= gatherBound(c.limit) {
+		c.wakeUrgent()
+	}
+}
+
+// wakeUrgent ends the writer's wait for more deltas, if it waits.
+func (c *conn) wakeUrgent() {
+	select {
+	case c.urgent <- struct{}{}:
 	default:
 	}
 }
@@ -221,6 +233,7 @@ func (c *conn) closeAfterFlush(code int, reason string) {
 	case c.notify <- struct{}{}:
 	default:
 	}
+	c.wakeUrgent()
 }
 
 // writeLoop drains the queue and pings. It returns when the connection is
@@ -243,6 +256,9 @@ func (c *conn) writeLoop() {
 			}
 			continue
 		case <-c.notify:
+		}
+		if !c.gatherDeltas() {
+			return
 		}
 		for {
 			c.mu.Lock()

@@ -44,6 +44,8 @@ func newDriver(t testing.TB, w, h int, opts Options) *driver {
 		}
 		return func() tea.Msg { return fn(fixedNow) }
 	}
+	// The driver delivers the source's changes as frames itself (pull).
+	m.listen = func() tea.Cmd { return nil }
 	d := &driver{t: t, f: f, m: m}
 	d.send(initMsg{m.initCmd})
 	m.initCmd = nil

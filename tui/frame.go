@@ -21,16 +21,36 @@ const maxFrameInterval = 250 * time.Millisecond
 // a core and keys never wait long behind it.
 const frameLoad = 3
 
-// frameDelay is how long to wait before the next frame: FrameInterval, or
-// frameLoad times the last frame's cost when that is longer (bounded by
-// maxFrameInterval), so that render work stays a bounded share of the CPU
-// and input is handled between frames.
+// steadyFrameInterval is the frame interval while a stream runs steadily
+// and the user is not typing: 20 frames a second. The text still moves
+// smoothly, and a key repaints at once whatever the pace.
+const steadyFrameInterval = 50 * time.Millisecond
+
+// keyQuiet is how long after a key frames keep the full rate.
+const keyQuiet = time.Second
+
+// frameDelay is how long to wait before the next frame: FrameInterval
+// (steadyFrameInterval while a stream runs steadily), or frameLoad times
+// the last frame's cost when that is longer (bounded by maxFrameInterval),
+// so that render work stays a bounded share of the CPU and input is
+// handled between frames.
 func (m *Model) frameDelay() time.Duration {
 	d := m.opts.FrameInterval
 	if m.opts.Still {
 		return d
 	}
+	if steadyStream(time.Now(), m.lastFrame, m.lastKey, d) {
+		d = max(d, steadyFrameInterval)
+	}
 	return max(d, min(frameLoad*m.frameCost, maxFrameInterval))
+}
+
+// steadyStream reports whether changes arrive steadily with no key
+// pressed lately: the last frame was at most two intervals ago (one frame
+// followed the one before without a pause) and the last key at least
+// keyQuiet ago. The first change after a pause is drawn at the full rate.
+func steadyStream(now, lastFrame, lastKey time.Time, interval time.Duration) bool {
+	return !lastFrame.IsZero() && now.Sub(lastFrame) <= 2*interval && now.Sub(lastKey) >= keyQuiet
 }
 
 // pull reads the source's current snapshot into the model.

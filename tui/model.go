@@ -94,6 +94,8 @@ type Model struct {
 
 	framePending bool
 	frameCost    time.Duration // what the last frame's layout took
+	lastFrame    time.Time     // when the last frame was laid out
+	lastKey      time.Time     // when the last key was pressed
 	ticking      bool
 	spinIdx      int
 	olderAsked   string // oldest row key when LoadOlder was last called
@@ -118,6 +120,9 @@ type Model struct {
 
 	// after schedules a timer message (tea.Tick; tests replace it).
 	after func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	// listen waits for the source's next change signal (waitUpdate; tests
+	// that deliver frames themselves replace it).
+	listen func() tea.Cmd
 }
 
 // Messages.
@@ -160,6 +165,7 @@ func New(opts Options) (*Model, error) {
 		m.opts.FrameInterval = DefaultFrameInterval
 	}
 	m.after = tea.Tick
+	m.listen = m.waitUpdate
 	m.r = render.New(th)
 	m.tr = newTranscript(m.r, th, bindingKeys(m.km.Transcript.TakeBack)+" ("+bindingKeys(m.km.Global.TakeBack)+" anywhere) puts it back in the composer")
 	m.comp = newComposer(m.km, th)
@@ -175,7 +181,7 @@ func New(opts Options) (*Model, error) {
 // Init starts waiting for source updates and, for the auto theme, asks
 // the terminal for its background colour.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.waitUpdate(), m.startTicking(), m.initCmd, m.clockTick()}
+	cmds := []tea.Cmd{m.listen(), m.startTicking(), m.initCmd, m.clockTick()}
 	m.initCmd = nil
 	if m.auto {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -204,7 +210,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case updateMsg:
-		cmds = append(cmds, m.waitUpdate())
+		// The next signal is awaited once the frame has pulled: signals
+		// before it are covered by that pull and wait in the source's
+		// one-slot channel, so a stream costs a message a frame, not one
+		// a delta.
 		if !m.framePending {
 			m.framePending = true
 			cmds = append(cmds, m.after(m.frameDelay(), func(time.Time) tea.Msg { return frameMsg{} }))
@@ -215,12 +224,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.framePending = false
 		start := time.Now()
 		m.pull()
-		cmds = append(cmds, m.refresh(), m.startTicking(), m.searchOlderArrived())
-		m.frameCost = time.Since(start)
+		cmds = append(cmds, m.listen(), m.refresh(), m.startTicking(), m.searchOlderArrived())
+		m.lastFrame = time.Now()
+		m.frameCost = m.lastFrame.Sub(start)
 	case tickMsg:
 		m.ticking = false
 		m.spinIdx++
-		m.dirty = true
+		// A pending frame shows the spinner's step; no layout of its own.
+		m.dirty = m.dirty || !m.framePending
 		cmds = append(cmds, m.startTicking())
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -291,6 +302,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// the start still waiting for its window; any key may ask for the
 		// next page again after one went wrong.
 		m.forwardAsked, m.goStart = false, false
+		m.lastKey = time.Now()
 		cmds = append(cmds, m.handleKey(msg))
 	default:
 		// Cursor blink and other textarea internals.

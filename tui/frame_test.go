@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+func TestSteadyStream(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	const interval = 33 * time.Millisecond
+	for _, c := range []struct {
+		name               string
+		lastFrame, lastKey time.Time
+		want               bool
+	}{
+		{"no frame yet", time.Time{}, time.Time{}, false},
+		{"frames follow each other, no key", now.Add(-10 * time.Millisecond), time.Time{}, true},
+		{"two intervals since the last frame", now.Add(-2 * interval), time.Time{}, true},
+		{"a pause before this change", now.Add(-2*interval - time.Millisecond), time.Time{}, false},
+		{"a key just now", now.Add(-10 * time.Millisecond), now.Add(-100 * time.Millisecond), false},
+		{"a key a while ago", now.Add(-10 * time.Millisecond), now.Add(-keyQuiet), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := steadyStream(now, c.lastFrame, c.lastKey, interval); got != c.want {
+				t.Fatalf("steadyStream = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// While a frame is pending the model does not wait for the next change
+// signal (the frame's pull covers it); the frame waits again. A spinner
+// step during a pending frame lays nothing out: the frame shows it.
+func TestPendingFrameWaitsForNoSignal(t *testing.T) {
+	f := newFake(t)
+	longSession(f, 1, 3)
+	m, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	timer := func() tea.Msg { return nil }
+	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return timer }
+	_, cmd := m.Update(updateMsg{})
+	if n, _ := runCmds(cmd); n != 1 {
+		t.Fatalf("a change signal gave %d commands, want only the frame timer", n)
+	}
+	before := m.frame
+	m.Update(tickMsg{})
+	if m.dirty || m.frame != before {
+		t.Fatal("a spinner step laid the screen out while a frame was pending")
+	}
+	_, cmd = m.Update(frameMsg{})
+	select { // so that a wait for the signal returns
+	case f.ch <- struct{}{}:
+	default:
+	}
+	waits := 0
+	_, msgs := runCmds(cmd)
+	for _, msg := range msgs {
+		if _, ok := msg.(updateMsg); ok {
+			waits++
+		}
+	}
+	if waits != 1 {
+		t.Fatalf("the frame waits for the next change signal %d times, want 1", waits)
+	}
+}
+
+// runCmds runs cmd and the commands of the batches it returns, and
+// returns how many commands ran and the other messages they returned.
+func runCmds(cmd tea.Cmd) (int, []tea.Msg) {
+	if cmd == nil {
+		return 0, nil
+	}
+	msg := cmd()
+	b, ok := msg.(tea.BatchMsg)
+	if !ok {
+		return 1, []tea.Msg{msg}
+	}
+	n, msgs := 0, []tea.Msg(nil)
+	for _, c := range b {
+		k, ms := runCmds(c)
+		n += k
+		msgs = append(msgs, ms...)
+	}
+	return n, msgs
+}
