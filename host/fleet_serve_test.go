@@ -1,0 +1,137 @@
+package host_test
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/host/hosttest"
+	"github.com/lookout-sh/lookout/internal/natstest"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// startFleetHost starts host id of fleet "fs" on the NATS server at url.
+func startFleetHost(t *testing.T, url, id string) *host.Host {
+	t.Helper()
+	return hosttest.Start(t, host.Options{Journal: url, JournalNamespace: "fs", FleetHostID: id, FleetLeaseTTL: time.Second})
+}
+
+// Host b serves a session host a writes: its subscriber sees the turn a
+// prompt sent through b starts on a, live, with an unbroken prevCursor
+// chain; the prompt, sent twice with one commandId, runs once; b's pages
+// and snapshot equal a's; session/list on both names a as its host.
+func TestFleetHostServesAndForwardsAnotherHostsSession(t *testing.T) {
+	url := natstest.Start(t, t.TempDir()).URL()
+	a, b := startFleetHost(t, url, "a"), startFleetHost(t, url, "b")
+	ca, cb := hosttest.Dial(t, a), hosttest.Dial(t, b)
+	sid, epoch, sta := newSession(t, ca)
+
+	stb, sub := snapshotState(t, cb, sid)
+	if sub.Epoch != epoch {
+		t.Fatalf("b serves epoch %s, a %s", sub.Epoch, epoch)
+	}
+	_, turn, err := cb.Submit(sid, "fwd-1", "hello through b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, again, err := cb.Submit(sid, "fwd-1", "hello through b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turn == "" || again != turn {
+		t.Fatalf("the repeated submit names turn %q, the first %q", again, turn)
+	}
+	prev := stb.DurableCursor
+	_, seen, err := cb.WaitEvent(stb, hosttest.TurnCompleted(turn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range seen {
+		if !ev.Durable {
+			continue
+		}
+		if ev.PrevSeq != prev {
+			t.Fatalf("b relays seq %d with prevCursor %d, want %d", ev.Seq, ev.PrevSeq, prev)
+		}
+		prev = ev.Seq
+	}
+	if _, _, err := ca.WaitEvent(sta, hosttest.TurnCompleted(turn)); err != nil {
+		t.Fatal(err)
+	}
+
+	evA := waitExport(t, cb, pageAll(t, ca, sid, epoch, 7), sid, epoch)
+	started := 0
+	for _, ev := range evA {
+		if ev.Method == model.MethodTurnStarted {
+			started++
+		}
+	}
+	if started != 1 {
+		t.Fatalf("%d turns started for one commandId sent twice through b", started)
+	}
+	snapA, _ := snapshotState(t, hosttest.Dial(t, a), sid)
+	snapB, _ := snapshotState(t, hosttest.Dial(t, b), sid)
+	for name, st := range map[string]*model.State{"b's snapshot": snapB, "b's live fold": stb} {
+		if !sameItems(st, snapA) {
+			t.Fatalf("%s holds other items than a's snapshot", name)
+		}
+	}
+	if !sameItems(foldAll(t, sid, evA), snapA) {
+		t.Fatal("the full fold of the pages differs from the snapshot")
+	}
+	before := func(c *hosttest.Client) page { return getPage(t, c, sid, epoch, "before", "", 3) }
+	if pa, pb := before(ca), before(cb); !slices.EqualFunc(pa.Events, pb.Events, func(x, y model.PageElement) bool { return bytes.Equal(x.Params, y.Params) }) {
+		t.Fatal("b's page before the head differs from a's")
+	}
+	for _, c := range []*hosttest.Client{ca, cb} {
+		if got := hostOf(t, c, sid); got != "a" {
+			t.Fatalf("session/list names host %q for a's session, want a", got)
+		}
+	}
+}
+
+// waitExport pages the session from c until it holds exactly want (a
+// replica may be a relayed frame behind its writer) and returns it.
+func waitExport(t *testing.T, c *hosttest.Client, want []*model.Event, sid, epoch string) []*model.Event {
+	t.Helper()
+	deadline := time.Now().Add(hosttest.Timeout)
+	for {
+		got := pageAll(t, c, sid, epoch, 5)
+		if slices.EqualFunc(got, want, func(x, y *model.Event) bool { return x.Seq == y.Seq && x.Method == y.Method }) {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the export holds %d events, the writer's %d", len(got), len(want))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// sameItems reports whether two folds hold the same items, field for field.
+func sameItems(x, y *model.State) bool {
+	xs, ys := x.Items(), y.Items()
+	return slices.EqualFunc(xs, ys, func(p, q *model.Item) bool {
+		return bytes.Equal(p.AppendJSON(nil), q.AppendJSON(nil))
+	})
+}
+
+// hostOf is the host session/list of c's host names for sid ("" when it
+// does not list sid).
+func hostOf(t *testing.T, c *hosttest.Client, sid string) string {
+	t.Helper()
+	var res struct {
+		Sessions []struct {
+			SessionID string `json:"sessionId"`
+			Host      string `json:"host"`
+		} `json:"sessions"`
+	}
+	c.MustCall(t, "session/list", map[string]any{}, &res)
+	for _, s := range res.Sessions {
+		if s.SessionID == sid {
+			return s.Host
+		}
+	}
+	return ""
+}
