@@ -50,7 +50,7 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 	if got := hostOf(t, cb, sid); got != "a" {
 		t.Fatalf("b lists a's session with host %q, want a", got)
 	}
-	waitExport(t, cb, seen, sid, epoch)
+	waitExport(t, cb, rawExport(t, ca, sid, epoch), sid, epoch)
 	watcher := hosttest.Dial(t, b)
 	if _, err := watcher.Subscribe(sid, "", "", 0); err != nil {
 		t.Fatal(err)

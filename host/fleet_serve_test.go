@@ -40,15 +40,23 @@ func TestFleetHostServesAndForwardsAnotherHostsSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if turn == "" || again != turn {
-		t.Fatalf("the repeated submit names turn %q, the first %q", again, turn)
+	_, direct, err := ca.Submit(sid, "fwd-1", "hello through b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turn == "" || again != turn || direct != turn {
+		t.Fatalf("the repeated submit names turn %q (through b) and %q (to a), the first %q", again, direct, turn)
 	}
 	prev := stb.DurableCursor
 	_, seen, err := cb.WaitEvent(stb, hosttest.TurnCompleted(turn))
 	if err != nil {
 		t.Fatal(err)
 	}
+	deltas := 0
 	for _, ev := range seen {
+		if ev.Method == model.MethodItemDelta {
+			deltas++
+		}
 		if !ev.Durable {
 			continue
 		}
@@ -57,11 +65,19 @@ func TestFleetHostServesAndForwardsAnotherHostsSession(t *testing.T) {
 		}
 		prev = ev.Seq
 	}
+	if deltas == 0 {
+		t.Fatal("b relayed no delta of the turn")
+	}
 	if _, _, err := ca.WaitEvent(sta, hosttest.TurnCompleted(turn)); err != nil {
 		t.Fatal(err)
 	}
 
-	evA := waitExport(t, cb, pageAll(t, ca, sid, epoch, 7), sid, epoch)
+	evA := pageAll(t, ca, sid, epoch, 7)
+	waitExport(t, cb, rawExport(t, ca, sid, epoch), sid, epoch)
+	if !slices.EqualFunc(rawExport(t, cb, sid, epoch), rawExport(t, ca, sid, epoch), bytes.Equal) {
+		t.Fatal("b exports the idle session otherwise than a")
+	}
+	pageAll(t, cb, sid, epoch, 3) // b's pages chain, at another page size
 	started := 0
 	for _, ev := range evA {
 		if ev.Method == model.MethodTurnStarted {
@@ -92,20 +108,63 @@ func TestFleetHostServesAndForwardsAnotherHostsSession(t *testing.T) {
 	}
 }
 
-// waitExport pages the session from c until it holds exactly want (a
-// replica may be a relayed frame behind its writer) and returns it.
-func waitExport(t *testing.T, c *hosttest.Client, want []*model.Event, sid, epoch string) []*model.Event {
+// A turn started and interrupted through host b, for a session host a
+// writes, runs on a and ends stopped.
+func TestFleetHostForwardsAnInterrupt(t *testing.T) {
+	url := natstest.Start(t, t.TempDir()).URL()
+	a, b := startFleetHost(t, url, "a"), startFleetHost(t, url, "b")
+	ca, cb := hosttest.Dial(t, a), hosttest.Dial(t, b)
+	sid, _, sta := newSession(t, ca)
+	_, turn, err := cb.Submit(sid, "slow-1", "a slow one, please")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ca.WaitEvent(sta, func(ev *model.Event) bool { return ev.Method == model.MethodTurnStarted }); err != nil {
+		t.Fatal(err)
+	}
+	cb.MustCall(t, "turn/interrupt", map[string]any{"sessionId": sid, "turnId": turn}, nil)
+	ev, _, err := ca.WaitEvent(sta, hosttest.TurnCompleted(turn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Status != model.StatusStopped {
+		t.Fatalf("the interrupted turn ends %q, want stopped", ev.Status)
+	}
+}
+
+// waitExport pages the session from c until its export (every durable
+// event's params, byte for byte) starts with want (a replica may be a
+// relayed frame behind its writer, and a running writer goes on).
+func waitExport(t *testing.T, c *hosttest.Client, want [][]byte, sid, epoch string) {
 	t.Helper()
 	deadline := time.Now().Add(hosttest.Timeout)
 	for {
-		got := pageAll(t, c, sid, epoch, 5)
-		if slices.EqualFunc(got, want, func(x, y *model.Event) bool { return x.Seq == y.Seq && x.Method == y.Method }) {
-			return got
+		got := rawExport(t, c, sid, epoch)
+		if len(got) >= len(want) && slices.EqualFunc(got[:len(want)], want, bytes.Equal) {
+			return
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the export holds %d events, the writer's %d", len(got), len(want))
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// rawExport is every durable event's params of a session, as c's host
+// pages them.
+func rawExport(t *testing.T, c *hosttest.Client, sid, epoch string) [][]byte {
+	t.Helper()
+	var out [][]byte
+	cursor := model.FormatCursor(sid, 0)
+	for {
+		p := getPage(t, c, sid, epoch, "after", cursor, 5)
+		for _, el := range p.Events {
+			out = append(out, el.Params)
+		}
+		if !p.HasNewer {
+			return out
+		}
+		cursor = p.EndCursor
 	}
 }
 
