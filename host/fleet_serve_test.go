@@ -108,13 +108,34 @@ func TestFleetHostServesAndForwardsAnotherHostsSession(t *testing.T) {
 	}
 }
 
-// A turn started and interrupted through host b, for a session host a
-// writes, runs on a and ends stopped.
-func TestFleetHostForwardsAnInterrupt(t *testing.T) {
+// An approval answered through host b, and a turn interrupted through
+// it, for a session host a writes, reach a: the tool runs approved, the
+// interrupted turn ends stopped.
+func TestFleetHostForwardsApprovalsAndInterrupts(t *testing.T) {
 	url := natstest.Start(t, t.TempDir()).URL()
 	a, b := startFleetHost(t, url, "a"), startFleetHost(t, url, "b")
 	ca, cb := hosttest.Dial(t, a), hosttest.Dial(t, b)
 	sid, _, sta := newSession(t, ca)
+	stb, _ := snapshotState(t, cb, sid)
+	_, toolTurn, err := cb.Submit(sid, "tool-1", "tool please")
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked, _, err := cb.WaitEvent(stb, func(ev *model.Event) bool { return ev.Method == model.MethodApprovalRequested })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb.MustCall(t, "approval/respond", map[string]any{"sessionId": sid, "approvalId": asked.ApprovalID, "decision": "approve"}, nil)
+	resolved, _, err := ca.WaitEvent(sta, func(ev *model.Event) bool { return ev.Method == model.MethodApprovalResolved })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resolved.ApprovalID != asked.ApprovalID || resolved.Decision != "approve" {
+		t.Fatalf("a resolved approval %s with %q, want %s approved", resolved.ApprovalID, resolved.Decision, asked.ApprovalID)
+	}
+	if _, _, err := ca.WaitEvent(sta, hosttest.TurnCompleted(toolTurn)); err != nil {
+		t.Fatal(err)
+	}
 	_, turn, err := cb.Submit(sid, "slow-1", "a slow one, please")
 	if err != nil {
 		t.Fatal(err)
