@@ -144,6 +144,18 @@ func (s *session) ingestRelayed(frame []byte) {
 	s.sendIngestedLocked(batch)
 }
 
+// refreshLocked brings a replica up to its journal before it answers a
+// subscribe or a page: the last relayed frame of a burst may have been
+// lost, with no later one to show the gap. The caller holds fmu and mu.
+func (s *session) refreshLocked() error {
+	if !s.replica || s.retired {
+		return nil
+	}
+	caught, err := s.catchUpLocked()
+	s.sendIngestedLocked(caught)
+	return err
+}
+
 // catchUpLocked folds the journal's durable events past the replica's
 // durable cursor: those whose relayed frames it missed.
 func (s *session) catchUpLocked() ([]pendingEvent, error) {
