@@ -39,8 +39,8 @@ type persistedIndex struct {
 // persistIndex writes the session's index when it has changed since it
 // was last written or read. The caller has flushed the session.
 func (s *session) persistIndex() error {
-	if !s.loaded.Load() {
-		return nil // unloaded: the journal and its index have not moved
+	if !s.loaded.Load() || s.replica {
+		return nil // unloaded: the journal and its index have not moved; a replica's writer persists its own
 	}
 	s.mu.Lock()
 	if len(s.outbox) > 0 || s.sentDurable != s.state.DurableCursor || s.persistedHead == s.sentDurable {

@@ -44,7 +44,7 @@ func digest(t *testing.T, s *session) string {
 func loadFresh(t *testing.T, dir, sid string, withoutIndex bool) string {
 	t.Helper()
 	if withoutIndex {
-		j, err := openSQLiteJournal(JournalPath(dir), false)
+		j, err := openTestJournal(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func loadFresh(t *testing.T, dir, sid string, withoutIndex bool) string {
 
 func readMeta(t *testing.T, dir, key string) string {
 	t.Helper()
-	j, err := openSQLiteJournal(JournalPath(dir), false)
+	j, err := openTestJournal(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestPersistedIndexLoadsWhatTheJournalGives(t *testing.T) {
 		t.Fatal("the index was not persisted again after the session grew")
 	}
 	// Put back the first index: the journal now holds more than it covers.
-	j, err := openSQLiteJournal(JournalPath(dir), false)
+	j, err := openTestJournal(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

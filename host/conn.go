@@ -48,6 +48,9 @@ type conn struct {
 	deltas atomic.Bool // false: the client opted out of item/delta
 	limit  int         // queue bound in messages
 	bytes  int         // queue bound in bytes
+	// forwarded: the requests of another fleet host (fleet_forward.go),
+	// answered without a socket.
+	forwarded bool
 
 	mu      sync.Mutex
 	q       []outMsg

@@ -27,9 +27,11 @@ func helperOptions(dir string) host.Options {
 }
 
 // Host a runs a session in its own process and is killed -9 mid-turn.
-// Host b, running on the same JetStream, takes the session over: the
-// history a's client saw is b's, seq for seq, followed by the host-death
-// terminals, written once.
+// Host b, running on the same JetStream, serves the session while a lives
+// (its export equals a's, and session/list names a as its host), then
+// takes it over: the history a's client saw is b's, seq for seq, followed
+// by the host-death terminals, written once; b's subscribers of the
+// session as a wrote it are told to resume (close 1012).
 func TestFleetHostKilledMidTurn(t *testing.T) {
 	node := natstest.Start(t, t.TempDir())
 	t.Setenv(fleetEnv, node.URL()+" a")
@@ -45,8 +47,13 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 	seen := pageAll(t, ca, sid, epoch, 100)
 	b := hosttest.Start(t, host.Options{Journal: node.URL(), JournalNamespace: "k9", FleetHostID: "b", FleetLeaseTTL: time.Second})
 	cb := hosttest.Dial(t, b)
-	if listed(t, cb, sid) {
-		t.Fatal("b serves a session whose writer lives")
+	if got := hostOf(t, cb, sid); got != "a" {
+		t.Fatalf("b lists a's session with host %q, want a", got)
+	}
+	waitExport(t, cb, rawExport(t, ca, sid, epoch), sid, epoch)
+	watcher := hosttest.Dial(t, b)
+	if _, err := watcher.Subscribe(sid, "", "", 0); err != nil {
+		t.Fatal(err)
 	}
 	if err := proc.Process.Kill(); err != nil { // SIGKILL: a has no chance to write anything
 		t.Fatal(err)
@@ -54,11 +61,15 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 	<-ca.Done()
 
 	deadline := time.Now().Add(hosttest.Timeout)
-	for !listed(t, cb, sid) {
+	for hostOf(t, cb, sid) != "b" {
 		if time.Now().After(deadline) {
 			t.Fatal("b never took the session over")
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	<-watcher.Done()
+	if code := watcher.CloseCode(); code != 1012 {
+		t.Fatalf("b's subscriber of the replica was closed with %d, want 1012", code)
 	}
 	all := pageAll(t, cb, sid, epoch, 100)
 	if len(all) <= len(seen) || !slices.EqualFunc(all[:len(seen)], seen, func(x, y *model.Event) bool {
@@ -78,12 +89,4 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 	if got := foldAll(t, sid, all); got.ActiveTurn() != nil {
 		t.Fatalf("turn %s still active after the takeover", got.ActiveTurn().TurnID)
 	}
-}
-
-// listed reports whether session/list of c's host names sid.
-func listed(t *testing.T, c *hosttest.Client, sid string) bool {
-	t.Helper()
-	var res struct{ Sessions []struct{ SessionID string } }
-	c.MustCall(t, "session/list", map[string]any{}, &res)
-	return slices.ContainsFunc(res.Sessions, func(s struct{ SessionID string }) bool { return s.SessionID == sid })
 }

@@ -1,10 +1,18 @@
 package host
 
+import "slices"
+
 // startFleet lets a fleet host take over, while it runs, the sessions of
-// hosts that die (docs/fleet.md).
+// hosts that die, and answers the requests other hosts forward to it
+// (docs/fleet.md).
 func (h *Host) startFleet() {
-	if f, ok := h.j.(*fleetJournal); ok {
-		f.setAdopt(h.adoptSession)
+	f := h.fleet()
+	if f == nil {
+		return
+	}
+	f.setAdopt(h.adoptSession)
+	if _, err := f.m.Serve(h.answerForwarded); err != nil { // it ends when the member leaves the fleet
+		h.log.Error("could not answer requests forwarded by the fleet", "err", err)
 	}
 }
 
@@ -12,21 +20,36 @@ func (h *Host) startFleet() {
 // while running: recovery appends the terminals its dead writer left
 // missing, and its queued turns start here.
 func (h *Host) adoptSession(rec sessionRecord) error {
+	h.replicaMu.Lock() // no replica of it is made meanwhile
+	defer h.replicaMu.Unlock()
 	h.mu.Lock()
-	_, known := h.sessions[rec.ID]
+	old := h.sessions[rec.ID]
 	closing := h.closing
 	h.mu.Unlock()
-	if known || closing {
+	if (old != nil && !old.replica) || closing {
 		return nil
+	}
+	if old != nil {
+		h.retireReplica(old)
 	}
 	s, err := h.restoreSession(rec, nil)
 	if err != nil {
 		h.log.Error("could not take over a session", "session", rec.ID, "err", err)
+		if old != nil { // the next request makes a new replica
+			h.mu.Lock()
+			delete(h.sessions, rec.ID)
+			h.order = slices.DeleteFunc(h.order, func(x *session) bool { return x == old })
+			h.mu.Unlock()
+		}
 		return err
 	}
 	h.mu.Lock()
 	h.sessions[s.id] = s
-	h.order = append(h.order, s)
+	if i := slices.Index(h.order, old); old != nil && i >= 0 {
+		h.order[i] = s // session/list cursors keep their place
+	} else {
+		h.order = append(h.order, s)
+	}
 	h.mu.Unlock()
 	s.mu.Lock()
 	s.startNextLocked()

@@ -23,11 +23,11 @@ var requestHandlers = map[string]requestHandler{
 	"session/subscribe":   (*conn).subscribe,
 	"session/unsubscribe": paramsHandler((*conn).unsubscribe),
 	"view/page":           paramsHandler((*conn).page),
-	"turn/submit":         paramsHandler((*conn).submit),
-	"command/replay":      paramsHandler((*conn).replay),
-	"turn/unqueue":        paramsHandler((*conn).unqueue),
-	"turn/interrupt":      paramsHandler((*conn).interrupt),
-	"approval/respond":    paramsHandler((*conn).respond),
+	"turn/submit":         forwardable(paramsHandler((*conn).submit)),
+	"command/replay":      forwardable(paramsHandler((*conn).replay)),
+	"turn/unqueue":        forwardable(paramsHandler((*conn).unqueue)),
+	"turn/interrupt":      forwardable(paramsHandler((*conn).interrupt)),
+	"approval/respond":    forwardable(paramsHandler((*conn).respond)),
 }
 
 // paramsHandler adapts a handler that needs only the request's params.

@@ -45,6 +45,8 @@ type Host struct {
 	conns    map[*conn]struct{}
 	closing  bool
 	demoSID  string
+	// replicaMu serialises making replicas of other fleet hosts' sessions.
+	replicaMu sync.Mutex
 
 	health journalHealth
 

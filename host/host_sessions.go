@@ -22,12 +22,24 @@ func (h *Host) session(id string) *session {
 func (h *Host) loadedSession(id string) (*session, error) {
 	s := h.session(id)
 	if s == nil {
-		return nil, nil
+		return h.replicaSession(id) // a fleet's session another host writes
 	}
 	if err := s.ensureLoaded(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// writtenLocked counts the sessions this host writes (its fleet's other
+// sessions, served as replicas, do not count). The caller holds h.mu.
+func (h *Host) writtenLocked() int {
+	n := 0
+	for _, s := range h.order {
+		if !s.replica {
+			n++
+		}
+	}
+	return n
 }
 
 func (h *Host) sessionList() []*session {
@@ -51,7 +63,7 @@ var ErrTooManySessions = errors.New("the host holds as many sessions as it allow
 
 func (h *Host) createSession(title string) (*session, error) {
 	h.mu.Lock()
-	closing, full := h.closing, len(h.order) >= h.opts.MaxSessions
+	closing, full := h.closing, h.writtenLocked() >= h.opts.MaxSessions
 	h.mu.Unlock()
 	switch {
 	case closing:

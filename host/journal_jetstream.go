@@ -333,3 +333,29 @@ func (j *jsJournal) close() error {
 	j.nc.Close()
 	return nil
 }
+
+// sessionRecord reads session sid's record from the sessions bucket; ok
+// is false when no host created such a session.
+func (j *jsJournal) sessionRecord(sid string) (rec sessionRecord, ok bool, err error) {
+	ctx, cancel := opContext()
+	defer cancel()
+	var raw []byte
+	err = retrying(ctx, func(ctx context.Context) error {
+		e, err := j.sessKV.Get(ctx, subjectToken(sid))
+		if err == nil {
+			raw = e.Value()
+		}
+		return err
+	})
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return rec, false, nil
+	}
+	if err != nil {
+		return rec, false, err
+	}
+	var s storedSession
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return rec, false, fmt.Errorf("journal: session %s: %w", sid, err)
+	}
+	return sessionRecord(s), true, nil
+}

@@ -115,6 +115,9 @@ func stubFor(sum *shutdownSummary, id string, lastSeq int64) (sessionStub, bool)
 func (h *Host) writeShutdownSummary() error {
 	sum := shutdownSummary{Sessions: map[string]sessionStub{}}
 	for _, s := range h.sessionList() {
+		if s.replica {
+			continue // another host's session: this host does not load it at start
+		}
 		if st, ok := s.quietStub(); ok {
 			sum.Sessions[s.id] = st
 		}
@@ -176,6 +179,10 @@ func (s *session) ensureLoaded() error {
 // stubSummary is the session/list entry of a session not yet loaded.
 func (s *session) stubSummary() map[string]any {
 	st := s.stub
-	return map[string]any{"sessionId": s.id, "title": cutUTF8(st.Title, TitleBound), "status": "idle", "updatedAt": st.UpdatedAt,
+	e := map[string]any{"sessionId": s.id, "title": cutUTF8(st.Title, TitleBound), "status": "idle", "updatedAt": st.UpdatedAt,
 		"epoch": s.epoch, "head": model.FormatCursor(s.id, st.Head), "queuedTurns": 0}
+	if f := s.h.fleet(); f != nil {
+		e["host"] = f.m.HostID() // a stub is one of this host's own sessions
+	}
+	return e
 }

@@ -122,6 +122,7 @@ func (s *session) commitAndSend(batch []pendingEvent, subs []*conn) error {
 	s.markSentLocked(batch)
 	s.mu.Unlock()
 	s.send(batch, subs)
+	s.relay(batch)
 	return nil
 }
 
@@ -132,6 +133,7 @@ func (s *session) commitAndSendLocked(batch []pendingEvent, subs []*conn) error 
 	}
 	s.markSentLocked(batch)
 	s.send(batch, subs)
+	s.relay(batch)
 	return nil
 }
 

@@ -68,6 +68,9 @@ func (c *conn) listSessions(params json.RawMessage) (any, *rpcError) {
 		}
 		limit = min(*p.Limit, MaxPageLimit)
 	}
+	if err := c.h.syncFleetSessions(); err != nil {
+		return nil, errJournalUnavailable(err)
+	}
 	after := ""
 	if p.Cursor != nil && *p.Cursor != "" {
 		var ok bool

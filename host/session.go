@@ -68,6 +68,14 @@ type session struct {
 	queue     []*queuedTurn
 	approvals map[string]*approvalWait
 	resolved  map[string]string // approvalId -> decision, for idempotent answers
+
+	// A replica is a session another fleet host writes, served here from
+	// the journal and the writer's relayed frames (fleet_replica.go); it
+	// never emits. writer is the fleet host that writes the session.
+	replica   bool // immutable
+	retired   bool // a replica this host took over and no longer serves
+	writer    string
+	stopRelay func() error // immutable once the replica is shared
 }
 
 type posEntry struct {
@@ -129,14 +137,24 @@ func (s *session) summaryLocked() map[string]any {
 		}
 	}
 	title = cutUTF8(title, TitleBound) // journaled before titles were bounded
-	status := "idle"
-	if s.active != nil {
+	status, queued := "idle", len(s.queue)
+	if s.active != nil || (s.replica && s.state.ActiveTurn() != nil) {
 		status = "running"
+	}
+	if s.replica {
+		queued = len(s.state.QueuedTurns())
 	}
 	updated := s.created
 	if !s.updatedAt.IsZero() {
 		updated = s.updatedAt.UTC().Format(time.RFC3339Nano)
 	}
-	return map[string]any{"sessionId": s.id, "title": title, "status": status, "updatedAt": updated,
-		"epoch": s.epoch, "head": model.FormatCursor(s.id, s.headLocked()), "queuedTurns": len(s.queue)}
+	e := map[string]any{"sessionId": s.id, "title": title, "status": status, "updatedAt": updated,
+		"epoch": s.epoch, "head": model.FormatCursor(s.id, s.headLocked()), "queuedTurns": queued}
+	if f := s.h.fleet(); f != nil {
+		e["host"] = f.m.HostID()
+		if s.replica {
+			e["host"] = s.writer
+		}
+	}
+	return e
 }

@@ -28,6 +28,9 @@ func (s *session) subscribe(c *conn, reqID json.RawMessage, cursor *string, epoc
 	if err := s.flushLocked(); err != nil {
 		return errJournalUnavailable(err)
 	}
+	if err := s.refreshLocked(); err != nil {
+		return errJournalRead(err)
+	}
 	head := s.headLocked()
 	result := map[string]any{"epoch": s.epoch, "head": model.FormatCursor(s.id, head)}
 
@@ -82,6 +85,16 @@ func (s *session) missedDeltasLocked(cursor int64) bool {
 // pageAfter answers view/page direction "after": durable events above
 // cursor, oldest first.
 func (s *session) pageAfter(cseq int64, limit int) (*model.Page, *rpcError) {
+	if s.replica {
+		s.fmu.Lock()
+		s.mu.Lock()
+		err := s.refreshLocked()
+		s.mu.Unlock()
+		s.fmu.Unlock()
+		if err != nil {
+			return nil, errJournalRead(err)
+		}
+	}
 	s.mu.Lock()
 	head, lastDurable := s.headLocked(), s.sentDurable
 	hasOlder := len(s.durables) > 0 && s.durables[0] <= cseq
@@ -117,6 +130,11 @@ func (s *session) pageBefore(pos int64, limit int) (*model.Page, *rpcError) {
 		s.mu.Unlock()
 		s.fmu.Unlock()
 		return nil, errJournalUnavailable(err)
+	}
+	if err := s.refreshLocked(); err != nil {
+		s.mu.Unlock()
+		s.fmu.Unlock()
+		return nil, errJournalRead(err)
 	}
 	head := s.headLocked()
 	if pos > head+1 {

@@ -15,6 +15,9 @@ type SessionInfo struct {
 	Title     string `json:"title"`
 	Status    string `json:"status"`
 	UpdatedAt string `json:"updatedAt"`
+	// Host is the fleet host that runs the session (docs/fleet.md); ""
+	// from a host outside a fleet.
+	Host string `json:"host,omitempty"`
 }
 
 // pickSession chooses the session a client without a SessionID follows:

@@ -101,8 +101,9 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // View lists the sessions around the highlight in aligned columns
-// (title, status, last update as HumanTime, id). What the host said about
-// each session is shown as one clean line per cell (termtext.Line).
+// (title, status, the fleet host when any session names one, last update
+// as HumanTime, id). What the host said about each session is shown as one
+// clean line per cell (termtext.Line).
 func (p *Picker) View() tea.View {
 	t := p.theme
 	w := max(p.width, 10)
@@ -119,13 +120,17 @@ func (p *Picker) View() tea.View {
 		lines = append(lines, fit("  "+t.Muted.Render("this host has no sessions"), w))
 	}
 	now := p.now()
+	withHost := anyHost(p.sessions)
 	cells := make([][]string, len(p.sessions))
 	for i, s := range p.sessions {
-		cells[i] = sessionCells(s, now)
+		cells[i] = sessionCells(s, now, withHost)
 	}
-	cols := columnWidths(cells, w-2)
+	head := []string{"TITLE", "STATUS", "UPDATED", "SESSION"}
+	if withHost {
+		head = []string{"TITLE", "STATUS", "HOST", "UPDATED", "SESSION"}
+	}
+	cols := columnWidths(cells, len(head), w-2)
 	if len(p.sessions) > 0 {
-		head := []string{"TITLE", "STATUS", "UPDATED", "SESSION"}
 		lines = append(lines, fit("  "+t.Faint.Render(joinColumns(head, cols)), w))
 	}
 	room := max(p.height-len(lines), 1)
@@ -150,14 +155,28 @@ func (p *Picker) View() tea.View {
 	return v
 }
 
-// sessionCells are one session's columns: title, status, last update,
-// id, each one clean line.
-func sessionCells(s sync.SessionInfo, now time.Time) []string {
+// sessionCells are one session's columns: title, status, the fleet host
+// running it (withHost only), last update, id, each one clean line.
+func sessionCells(s sync.SessionInfo, now time.Time, withHost bool) []string {
 	title := termtext.Line(s.Title)
 	if title == "" {
 		title = "(untitled)"
 	}
+	if withHost {
+		return []string{title, termtext.Line(s.Status), termtext.Line(s.Host), HumanTime(s.Updated(), now), termtext.Line(s.SessionID)}
+	}
 	return []string{title, termtext.Line(s.Status), HumanTime(s.Updated(), now), termtext.Line(s.SessionID)}
+}
+
+// anyHost reports whether a host named the fleet host of any session: the
+// picker then shows a host column.
+func anyHost(ss []sync.SessionInfo) bool {
+	for _, s := range ss {
+		if s.Host != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // columnSep is the gap between two columns.
@@ -167,8 +186,7 @@ const columnSep = "  "
 // wide as its widest cell (the first column, the title, at most 40), and
 // when that is too wide the first column gives way down to 12 cells, then
 // the last (the id) is cut.
-func columnWidths(rows [][]string, width int) []int {
-	n := 4
+func columnWidths(rows [][]string, n, width int) []int {
 	ws := make([]int, n)
 	for _, r := range rows {
 		for i := 0; i < n && i < len(r); i++ {

@@ -119,3 +119,42 @@ func TestGoldenSessionSwitcher(t *testing.T) {
 	t.Run("plain", func(t *testing.T) { golden.RequireEqual(t, trimRight(ansi.Strip(content))) })
 	t.Run("styled", func(t *testing.T) { golden.RequireEqual(t, quoteLines(content)) })
 }
+
+// Sessions listed by a fleet host name their host: the picker shows it in
+// its own column, between the status and the last update.
+func TestPickerShowsTheFleetHost(t *testing.T) {
+	now := time.Date(2026, 3, 11, 14, 30, 0, 0, time.UTC)
+	ss := []sync.SessionInfo{
+		{SessionID: "s-ci", Title: "On CI", Status: "running", UpdatedAt: "2026-03-11T14:29:00Z", Host: "ci-runner-7"},
+		{SessionID: "s-dev", Title: "On a dev box", Status: "idle", UpdatedAt: "2026-03-11T14:20:00Z", Host: "devbox-2"},
+	}
+	p, err := NewPicker(ss, "h", "dark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.now = func() time.Time { return now }
+	p.Update(tea.WindowSizeMsg{Width: 90, Height: 12})
+	screen := ansi.Strip(p.View().Content)
+	var head, ci, dev string
+	for _, l := range strings.Split(screen, "\n") {
+		switch {
+		case strings.Contains(l, "HOST"):
+			head = l
+		case strings.Contains(l, "s-ci"):
+			ci = l
+		case strings.Contains(l, "s-dev"):
+			dev = l
+		}
+	}
+	if head == "" || ci == "" || dev == "" {
+		t.Fatalf("no host column:\n%s", screen)
+	}
+	cell := func(l, s string) int { return ansi.StringWidth(l[:strings.Index(l, s)]) }
+	col := cell(head, "HOST")
+	if cell(ci, "ci-runner-7") != col || cell(dev, "devbox-2") != col {
+		t.Fatalf("the hosts are not under HOST:\n%s", screen)
+	}
+	if cell(head, "STATUS") > col || col > cell(head, "UPDATED") {
+		t.Fatalf("HOST is not between STATUS and UPDATED:\n%s", screen)
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -14,14 +15,22 @@ import (
 // sessionsTable is `lookout sessions`' readable output: a header and one
 // line per session, in the order given (the caller sorts with
 // sync.SortSessions, the picker's order), the last update as
-// tui.HumanTime relative to now, columns aligned by terminal cells (a wide
+// tui.HumanTime relative to now, a HOST column when a fleet host named any
+// session's host, columns aligned by terminal cells (a wide
 // title or id does not shift the next column). Every cell comes from the
 // host and is one clean line (termtext.Line).
 func sessionsTable(ss []sync.SessionInfo, now time.Time) string {
+	withHost := slices.ContainsFunc(ss, func(s sync.SessionInfo) bool { return s.Host != "" })
 	rows := [][]string{{"SESSION", "STATUS", "UPDATED", "TITLE"}}
+	if withHost {
+		rows[0] = []string{"SESSION", "STATUS", "HOST", "UPDATED", "TITLE"}
+	}
 	for _, s := range ss {
-		rows = append(rows, []string{termtext.Line(s.SessionID), termtext.Line(s.Status),
-			tui.HumanTime(s.Updated(), now), termtext.Line(s.Title)})
+		row := []string{termtext.Line(s.SessionID), termtext.Line(s.Status)}
+		if withHost {
+			row = append(row, termtext.Line(s.Host))
+		}
+		rows = append(rows, append(row, tui.HumanTime(s.Updated(), now), termtext.Line(s.Title)))
 	}
 	ws := make([]int, len(rows[0]))
 	for _, r := range rows {

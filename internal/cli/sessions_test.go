@@ -97,3 +97,18 @@ func TestSessionsTableAlignsByCells(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A fleet host names each session's host: the table gets a HOST column.
+func TestSessionsTableShowsTheFleetHost(t *testing.T) {
+	now := time.Date(2026, 3, 11, 14, 30, 0, 0, time.UTC)
+	got := sessionsTable([]lsync.SessionInfo{
+		{SessionID: "a", Status: "running", UpdatedAt: "2026-03-11T14:29:30Z", Title: "on the CI box", Host: "ci-7"},
+		{SessionID: "bb", Status: "idle", UpdatedAt: "2026-03-11T14:29:30Z", Title: "on a dev box", Host: "dev\x1b[31m"},
+	}, now)
+	want := "SESSION  STATUS   HOST  UPDATED   TITLE\n" +
+		"a        running  ci-7  just now  on the CI box\n" +
+		"bb       idle     dev   just now  on a dev box\n"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
