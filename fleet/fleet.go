@@ -18,10 +18,13 @@ import (
 
 // Config names a fleet and this host's place in it.
 type Config struct {
-	URLs      string // comma-separated NATS URLs
-	Creds     string // a NATS credentials file, or ""
-	Namespace string // as the host's JournalNamespace; "" means "lookout"
-	Replicas  int    // of a bucket this member creates; 0 means 1
+	URLs  string // comma-separated NATS URLs
+	Creds string // a NATS credentials file, or ""
+	// InsecurePlaintext lets a server on another machine be reached
+	// without TLS (SecurityOptions).
+	InsecurePlaintext bool
+	Namespace         string // as the host's JournalNamespace; "" means "lookout"
+	Replicas          int    // of a bucket this member creates; 0 means 1
 	// HostID names this host in the fleet (unique, letters, digits, '-'
 	// and '_'); HostURL is where its clients dial it.
 	HostID, HostURL string
@@ -65,13 +68,17 @@ func Join(ctx context.Context, cfg Config) (*Member, error) {
 	if !nameRE.MatchString(cfg.Namespace) || !nameRE.MatchString(cfg.HostID) {
 		return nil, fmt.Errorf("%w: namespace %q, host %q", errBadName, cfg.Namespace, cfg.HostID)
 	}
-	opts := []nats.Option{nats.Name("lookout fleet " + cfg.HostID), nats.MaxReconnects(-1)}
+	secure, err := SecurityOptions(cfg.URLs, cfg.InsecurePlaintext)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: %w", err)
+	}
+	opts := append([]nats.Option{nats.Name("lookout fleet " + cfg.HostID), nats.MaxReconnects(-1)}, secure...)
 	if cfg.Creds != "" {
 		opts = append(opts, nats.UserCredentials(cfg.Creds))
 	}
 	nc, err := nats.Connect(cfg.URLs, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("fleet %s: %w", cfg.URLs, err)
+		return nil, fmt.Errorf("fleet %s: %w%s", redactUser(cfg.URLs), err, TLSHint(secure))
 	}
 	m := &Member{cfg: cfg, ns: cfg.Namespace, nc: nc}
 	if err := m.open(ctx); err != nil {

@@ -22,17 +22,18 @@ func (h *Host) openDurableJournal() (journal, error) {
 		return openSQLiteJournal(JournalPath(h.dataDir), h.opts.SyncFull)
 	}
 	j, err := openJetStreamJournal(jetStreamConfig{
-		URLs:      h.opts.Journal,
-		Creds:     h.opts.NATSCreds,
-		Namespace: h.opts.JournalNamespace,
-		Replicas:  h.opts.JournalReplicas,
+		URLs:              h.opts.Journal,
+		Creds:             h.opts.NATSCreds,
+		InsecurePlaintext: h.opts.NATSInsecurePlaintext,
+		Namespace:         h.opts.JournalNamespace,
+		Replicas:          h.opts.JournalReplicas,
 	})
 	if err != nil || h.opts.FleetHostID == "" {
 		return j, err
 	}
 	ttl := cmp.Or(h.opts.FleetLeaseTTL, fleet.DefaultLeaseTTL)
 	m, err := fleet.Join(context.Background(), fleet.Config{
-		URLs: h.opts.Journal, Creds: h.opts.NATSCreds, Namespace: j.names.namespace,
+		URLs: h.opts.Journal, Creds: h.opts.NATSCreds, InsecurePlaintext: h.opts.NATSInsecurePlaintext, Namespace: j.names.namespace,
 		Replicas: h.opts.JournalReplicas, HostID: h.opts.FleetHostID, LeaseTTL: ttl,
 	})
 	if err != nil {

@@ -142,6 +142,10 @@ type Options struct {
 	// NATSCreds is a NATS credentials file (JWT and NKey seed) for
 	// Journal; "" connects without one.
 	NATSCreds string
+	// NATSInsecurePlaintext lets Journal name a NATS server on another
+	// machine that offers no TLS; without it such a server is refused, so
+	// journal contents never cross the network in the clear.
+	NATSInsecurePlaintext bool
 	// JournalNamespace prefixes the JetStream stream, subjects and
 	// buckets of Journal; "" means DefaultJournalNamespace.
 	JournalNamespace string

@@ -119,6 +119,7 @@ func newServeCmd() *cobra.Command {
 	f.BoolVar(&opts.SyncFull, "sync-full", false, "fsync every journal commit (survives power loss, slower)")
 	f.StringVar(&opts.Journal, "journal", "", "keep the journal in NATS JetStream at these URLs (nats://host:4222[,more]; tls:// for TLS) instead of SQLite (docs/fleet.md)")
 	f.StringVar(&opts.NATSCreds, "nats-creds", "", "NATS credentials file for --journal")
+	f.BoolVar(&opts.NATSInsecurePlaintext, "nats-insecure-plaintext", false, "let --journal reach a NATS server on another machine without TLS (journal contents cross the network in the clear)")
 	f.StringVar(&opts.FleetHostID, "fleet-host", "", "with --journal: this host's id in a fleet sharing the journal; it writes only the sessions whose lease it takes (docs/fleet.md)")
 	f.BoolVar(&verbose, "verbose", false, "log debug detail")
 	agent.register(cmd)
