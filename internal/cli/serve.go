@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -64,6 +65,12 @@ func newServeCmd() *cobra.Command {
 				// client on this machine finds it where it always does.
 				opts.DataDir = host.DefaultDataDir()
 			}
+			if opts.Journal != "" && opts.FleetHostID == "" && !opts.Ephemeral {
+				// A host on a shared journal is a member of its fleet.
+				if opts.FleetHostID, err = host.FleetHostID(cmp.Or(opts.DataDir, host.DefaultDataDir())); err != nil {
+					return err
+				}
+			}
 			h, err := host.Start(ctx, opts)
 			if err != nil {
 				return err
@@ -75,6 +82,9 @@ func newServeCmd() *cobra.Command {
 			fmt.Fprintf(out, "lookout host listening on %s (%s)\n", h.URL(), h.Durability())
 			if h.DataDir() != "" {
 				fmt.Fprintf(out, "data directory: %s\n", h.DataDir())
+			}
+			if opts.FleetHostID != "" && !opts.Ephemeral {
+				fmt.Fprintf(out, "fleet host: %s\n", opts.FleetHostID)
 			}
 			if !opts.NoAuth {
 				switch {
@@ -120,7 +130,7 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&opts.Journal, "journal", "", "keep the journal in NATS JetStream at these URLs (nats://host:4222[,more]; tls:// for TLS) instead of SQLite (docs/fleet.md)")
 	f.StringVar(&opts.NATSCreds, "nats-creds", "", "NATS credentials file for --journal")
 	f.BoolVar(&opts.NATSInsecurePlaintext, "nats-insecure-plaintext", false, "let --journal reach a NATS server on another machine without TLS (journal contents cross the network in the clear)")
-	f.StringVar(&opts.FleetHostID, "fleet-host", "", "with --journal: this host's id in a fleet sharing the journal; it writes only the sessions whose lease it takes (docs/fleet.md)")
+	f.StringVar(&opts.FleetHostID, "fleet-host", "", "with --journal: this host's id in the fleet sharing the journal; it writes only the sessions whose lease it takes (default: an id made once and kept in <data>/fleet-host-id; docs/fleet.md)")
 	f.BoolVar(&verbose, "verbose", false, "log debug detail")
 	agent.register(cmd)
 	bench.register(f)

@@ -91,3 +91,49 @@ func TestServeJournalOutlivesTheMachine(t *testing.T) {
 		t.Fatalf("the demo session's history is gone (delivery %s)", sub.Delivery)
 	}
 }
+
+// Hosts started with the same --journal and no --fleet-host are members
+// of one fleet, each with the id kept in its data directory: while the
+// first runs, the second lists its session as the first's and serves it.
+func TestServeJournalHostsFormAFleet(t *testing.T) {
+	node := natstest.Start(t, t.TempDir())
+	dirA, dirB := t.TempDir(), t.TempDir()
+	urlA, tokA, stopA := serveOnce(t, dirA, "--journal", node.URL())
+	defer stopA()
+	urlB, tokB, stopB := serveOnce(t, dirB, "--journal", node.URL(), "--demo-session=false")
+	defer stopB()
+	idA, err := host.FleetHostID(dirA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idB, _ := host.FleetHostID(dirB); idB == idA {
+		t.Fatalf("two hosts share the fleet id %q", idA)
+	}
+	type entry struct{ SessionID, Host string }
+	list := func(url, token string) []entry {
+		c, _, err := hosttest.DialURL(url, http.Header{"Authorization": {"Bearer " + token}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		var res struct{ Sessions []entry }
+		c.MustCall(t, "session/list", map[string]any{}, &res)
+		return res.Sessions
+	}
+	onA, onB := list(urlA, tokA), list(urlB, tokB)
+	if len(onA) != 1 || len(onB) != 1 || onB[0] != onA[0] || onA[0].Host != idA {
+		t.Fatalf("A lists %+v, B lists %+v; want A's demo session, run by %q, on both", onA, onB, idA)
+	}
+	c, _, err := hosttest.DialURL(urlB, http.Header{"Authorization": {"Bearer " + tokB}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sub, err := c.Subscribe(onA[0].SessionID, "", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.Snapshot == nil || len(sub.Snapshot.Items) == 0 {
+		t.Fatalf("B serves A's session without its history (delivery %s)", sub.Delivery)
+	}
+}
