@@ -18,16 +18,18 @@ func TestJSON(t *testing.T) {
 		{"escaped backslash ends before the quote", "[\"a\\\\\", \"\x1b\"]", `["a\\", "\u001b"]`},
 	}
 	for _, c := range cases {
-		got := string(JSON([]byte(c.in)))
-		if got != c.want {
-			t.Errorf("%s: JSON(%q) = %q, want %q", c.name, c.in, got, c.want)
-			continue
-		}
-		var a, b any
-		if json.Unmarshal([]byte(c.in), &a) == nil {
-			if err := json.Unmarshal([]byte(got), &b); err != nil {
-				t.Errorf("%s: %q no longer decodes: %v", c.name, got, err)
+		t.Run(c.name, func(t *testing.T) {
+			got := string(JSON([]byte(c.in)))
+			if got != c.want {
+				t.Errorf("%s: JSON(%q) = %q, want %q", c.name, c.in, got, c.want)
+				return
 			}
-		}
+			var a, b any
+			if json.Unmarshal([]byte(c.in), &a) == nil {
+				if err := json.Unmarshal([]byte(got), &b); err != nil {
+					t.Errorf("%s: %q no longer decodes: %v", c.name, got, err)
+				}
+			}
+		})
 	}
 }

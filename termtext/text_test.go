@@ -60,9 +60,11 @@ func TestText(t *testing.T) {
 		{"truncated rune before an escape", "a\xc2\x1b]0;t\x07b", "a\ufffdb"},
 	}
 	for _, c := range cases {
-		if got := Text(c.in); got != c.want {
-			t.Errorf("%s: Text(%q) = %q, want %q", c.name, c.in, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := Text(c.in); got != c.want {
+				t.Errorf("%s: Text(%q) = %q, want %q", c.name, c.in, got, c.want)
+			}
+		})
 	}
 }
 
@@ -78,9 +80,11 @@ func TestLine(t *testing.T) {
 		{"controls", "a\x00\x01\x7f\u0085b", "ab"},
 	}
 	for _, c := range cases {
-		if got := Line(c.in); got != c.want {
-			t.Errorf("%s: Line(%q) = %q, want %q", c.name, c.in, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := Line(c.in); got != c.want {
+				t.Errorf("%s: Line(%q) = %q, want %q", c.name, c.in, got, c.want)
+			}
+		})
 	}
 }
 

@@ -31,9 +31,11 @@ func TestVisible(t *testing.T) {
 		{"U+00A0 and up kept", "\u00a0é", "\u00a0é"},
 	}
 	for _, c := range cases {
-		if got := Visible(c.in); got != c.want {
-			t.Errorf("%s: Visible(%q) = %q, want %q", c.name, c.in, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := Visible(c.in); got != c.want {
+				t.Errorf("%s: Visible(%q) = %q, want %q", c.name, c.in, got, c.want)
+			}
+		})
 	}
 }
 
@@ -46,9 +48,11 @@ func TestVisibleLine(t *testing.T) {
 		{"\x1b]0;t\x07", "␛]0;t␇"},
 	}
 	for _, c := range cases {
-		if got := VisibleLine(c.in); got != c.want {
-			t.Errorf("VisibleLine(%q) = %q, want %q", c.in, got, c.want)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			if got := VisibleLine(c.in); got != c.want {
+				t.Errorf("VisibleLine(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package themes
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -26,16 +27,18 @@ func TestByName(t *testing.T) {
 		{"solarized", true, "", true},
 	}
 	for _, c := range cases {
-		th, err := ByName(c.name, c.dark)
-		if c.hasErr {
-			if err == nil || !strings.Contains(err.Error(), "dark, light, auto") {
-				t.Errorf("ByName(%q): err = %v, want an error listing the names", c.name, err)
+		t.Run(fmt.Sprint(c.name, " dark=", c.dark), func(t *testing.T) {
+			th, err := ByName(c.name, c.dark)
+			if c.hasErr {
+				if err == nil || !strings.Contains(err.Error(), "dark, light, auto") {
+					t.Errorf("ByName(%q): err = %v, want an error listing the names", c.name, err)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil || th.Name != c.want {
-			t.Errorf("ByName(%q, %v) = %q, %v; want %q", c.name, c.dark, th.Name, err, c.want)
-		}
+			if err != nil || th.Name != c.want {
+				t.Errorf("ByName(%q, %v) = %q, %v; want %q", c.name, c.dark, th.Name, err, c.want)
+			}
+		})
 	}
 	if d, l := Dark(), Light(); !d.Dark || l.Dark {
 		t.Error("Dark/Light flags wrong")

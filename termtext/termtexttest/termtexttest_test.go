@@ -7,12 +7,14 @@ import "testing"
 func TestChecksCatchEveryCase(t *testing.T) {
 	cases := Cases()
 	for _, c := range cases {
-		if CheckPlain(c.In) == nil || CheckLine(c.In) == nil {
-			t.Errorf("%s: the raw input passes the plain checks", c.Name)
-		}
-		if CheckStyled("ok "+c.In, cases) == nil {
-			t.Errorf("%s: the raw input passes CheckStyled", c.Name)
-		}
+		t.Run(c.Name, func(t *testing.T) {
+			if CheckPlain(c.In) == nil || CheckLine(c.In) == nil {
+				t.Errorf("%s: the raw input passes the plain checks", c.Name)
+			}
+			if CheckStyled("ok "+c.In, cases) == nil {
+				t.Errorf("%s: the raw input passes CheckStyled", c.Name)
+			}
+		})
 	}
 }
 
