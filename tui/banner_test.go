@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -31,27 +32,29 @@ func TestBannerKeepsTheRetryHintAndNeverSaysUnknown(t *testing.T) {
 		{"error without a message", sync.Freshness{State: sync.Error}, []string{"✗ Sync error"}, "ctrl+r to retry"},
 	}
 	for _, c := range cases {
-		for _, w := range []int{120, 80, 60} {
-			f := newFake(t)
-			longSession(f, 1, 3)
-			f.edit(func(sn *sync.Picture, _ *model.State) { sn.Freshness = c.f })
-			d := newDriver(t, w, 20, Options{Source: f})
-			line := strings.TrimRight(d.lines()[0], " ")
-			for _, want := range c.want {
-				if !strings.Contains(line, want) {
-					t.Errorf("%s at %d: banner %q lacks %q", c.name, w, line, want)
+		t.Run(c.name, func(t *testing.T) {
+			for _, w := range []int{120, 80, 60} {
+				f := newFake(t)
+				longSession(f, 1, 3)
+				f.edit(func(sn *sync.Picture, _ *model.State) { sn.Freshness = c.f })
+				d := newDriver(t, w, 20, Options{Source: f})
+				line := strings.TrimRight(d.lines()[0], " ")
+				for _, want := range c.want {
+					if !strings.Contains(line, want) {
+						t.Errorf("%s at %d: banner %q lacks %q", c.name, w, line, want)
+					}
+				}
+				if c.tail != "" && (w >= 80 || c.f.State != sync.Reconnecting) && !strings.HasSuffix(line, c.tail) {
+					t.Errorf("%s at %d: banner %q does not end with the hint %q", c.name, w, line, c.tail)
+				}
+				if strings.Contains(line, "unknown") {
+					t.Errorf("%s at %d: banner %q says unknown", c.name, w, line)
+				}
+				if ansi.StringWidth(d.lines()[0]) > w {
+					t.Errorf("%s at %d: banner wider than the screen", c.name, w)
 				}
 			}
-			if c.tail != "" && (w >= 80 || c.f.State != sync.Reconnecting) && !strings.HasSuffix(line, c.tail) {
-				t.Errorf("%s at %d: banner %q does not end with the hint %q", c.name, w, line, c.tail)
-			}
-			if strings.Contains(line, "unknown") {
-				t.Errorf("%s at %d: banner %q says unknown", c.name, w, line)
-			}
-			if ansi.StringWidth(d.lines()[0]) > w {
-				t.Errorf("%s at %d: banner wider than the screen", c.name, w)
-			}
-		}
+		})
 	}
 }
 
@@ -72,8 +75,10 @@ func TestBannerTextFit(t *testing.T) {
 		{bannerText{"✗ Sync error", ": ", "reason", "ctrl+r to retry"}, 8, " ✗ Sync…"},
 	}
 	for _, c := range cases {
-		if got := c.b.fit(c.width); got != c.want {
-			t.Errorf("%+v at %d = %q, want %q", c.b, c.width, got, c.want)
-		}
+		t.Run(fmt.Sprint("width ", c.width), func(t *testing.T) {
+			if got := c.b.fit(c.width); got != c.want {
+				t.Errorf("%+v at %d = %q, want %q", c.b, c.width, got, c.want)
+			}
+		})
 	}
 }

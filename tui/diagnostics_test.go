@@ -107,8 +107,10 @@ func TestSplitCode(t *testing.T) {
 		{"", "", ""},
 	}
 	for _, c := range cases {
-		if code, rest := splitCode(c.in); code != c.code || rest != c.rest {
-			t.Errorf("splitCode(%q) = %q, %q; want %q, %q", c.in, code, rest, c.code, c.rest)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			if code, rest := splitCode(c.in); code != c.code || rest != c.rest {
+				t.Errorf("splitCode(%q) = %q, %q; want %q, %q", c.in, code, rest, c.code, c.rest)
+			}
+		})
 	}
 }

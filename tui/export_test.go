@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,9 +24,11 @@ func TestExportName(t *testing.T) {
 		{strings.Repeat("a", 60), 1, "lookout-" + strings.Repeat("a", 40) + "-20260102-1504.md"},
 	}
 	for _, c := range cases {
-		if got := exportName(c.id, now, c.n); got != c.want {
-			t.Errorf("exportName(%q, %d) = %q, want %q", c.id, c.n, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.id, " n=", c.n), func(t *testing.T) {
+			if got := exportName(c.id, now, c.n); got != c.want {
+				t.Errorf("exportName(%q, %d) = %q, want %q", c.id, c.n, got, c.want)
+			}
+		})
 	}
 }
 

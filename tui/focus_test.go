@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -123,9 +124,11 @@ func TestDraftGate(t *testing.T) {
 		{"select", true, gateAct},
 	}
 	for _, c := range cases {
-		if got := draftGate(c.action, c.draft); got != c.want {
-			t.Errorf("draftGate(%q, %v) = %v, want %v", c.action, c.draft, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.action, " draft=", c.draft), func(t *testing.T) {
+			if got := draftGate(c.action, c.draft); got != c.want {
+				t.Errorf("draftGate(%q, %v) = %v, want %v", c.action, c.draft, got, c.want)
+			}
+		})
 	}
 }
 
@@ -144,8 +147,10 @@ func TestCtrlCStep(t *testing.T) {
 		{true, true, true, ctrlCClear},
 	}
 	for _, c := range cases {
-		if got := ctrlCStep(c.armed, c.running, c.draft); got != c.want {
-			t.Errorf("ctrlCStep(armed %v, running %v, draft %v) = %v, want %v", c.armed, c.running, c.draft, got, c.want)
-		}
+		t.Run(fmt.Sprintf("armed=%v running=%v draft=%v", c.armed, c.running, c.draft), func(t *testing.T) {
+			if got := ctrlCStep(c.armed, c.running, c.draft); got != c.want {
+				t.Errorf("ctrlCStep(armed %v, running %v, draft %v) = %v, want %v", c.armed, c.running, c.draft, got, c.want)
+			}
+		})
 	}
 }

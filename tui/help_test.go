@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,13 +80,15 @@ func TestLayoutColumns(t *testing.T) {
 		{8, []string{"A", "aaaa", "", "B", "bb", "bbbbbb", "", "C", "c"}},
 	}
 	for _, c := range cases {
-		got := layoutColumns(blocks, c.width)
-		for i := range got {
-			got[i] = strings.TrimRight(got[i], " ")
-		}
-		if strings.Join(got, "|") != strings.Join(c.want, "|") {
-			t.Errorf("width %d:\n got %q\nwant %q", c.width, got, c.want)
-		}
+		t.Run(fmt.Sprint("width ", c.width), func(t *testing.T) {
+			got := layoutColumns(blocks, c.width)
+			for i := range got {
+				got[i] = strings.TrimRight(got[i], " ")
+			}
+			if strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("width %d:\n got %q\nwant %q", c.width, got, c.want)
+			}
+		})
 	}
 }
 

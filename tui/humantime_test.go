@@ -31,8 +31,10 @@ func TestHumanTime(t *testing.T) {
 		{now.Add(48 * time.Hour), "2026-03-13 14:30"},
 	}
 	for _, c := range cases {
-		if got := HumanTime(c.t, now); got != c.want {
-			t.Errorf("HumanTime(%v) = %q, want %q", c.t, got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if got := HumanTime(c.t, now); got != c.want {
+				t.Errorf("HumanTime(%v) = %q, want %q", c.t, got, c.want)
+			}
+		})
 	}
 }

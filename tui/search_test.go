@@ -43,13 +43,15 @@ func TestMarkMatches(t *testing.T) {
 		{"nothing here", "zzz", "nothing here"},
 	}
 	for _, c := range cases {
-		got := markMatches(c.line, c.q, mark)
-		if ansi.Strip(got) != c.want {
-			t.Errorf("markMatches(%q, %q) = %q, want %q", c.line, c.q, ansi.Strip(got), c.want)
-		}
-		if ansi.StringWidth(got)-strings.Count(c.want, "[")*2 != ansi.StringWidth(c.line) {
-			t.Errorf("markMatches(%q) changed the width: %q", c.line, got)
-		}
+		t.Run(c.q, func(t *testing.T) {
+			got := markMatches(c.line, c.q, mark)
+			if ansi.Strip(got) != c.want {
+				t.Errorf("markMatches(%q, %q) = %q, want %q", c.line, c.q, ansi.Strip(got), c.want)
+			}
+			if ansi.StringWidth(got)-strings.Count(c.want, "[")*2 != ansi.StringWidth(c.line) {
+				t.Errorf("markMatches(%q) changed the width: %q", c.line, got)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -101,8 +102,10 @@ func TestNoticeOutlived(t *testing.T) {
 		{"t1", other, true},
 	}
 	for _, c := range cases {
-		if got := noticeOutlived(c.turn, c.v); got != c.want {
-			t.Errorf("noticeOutlived(%q, %+v) = %v, want %v", c.turn, c.v, got, c.want)
-		}
+		t.Run(fmt.Sprint("turn ", c.turn, " want ", c.want), func(t *testing.T) {
+			if got := noticeOutlived(c.turn, c.v); got != c.want {
+				t.Errorf("noticeOutlived(%q, %+v) = %v, want %v", c.turn, c.v, got, c.want)
+			}
+		})
 	}
 }
