@@ -307,14 +307,18 @@ func TestRuleToolCallStateMachine(t *testing.T) {
 		{"running", "completed"}, {"running", "failed"}, {"ready", "running"}, {"inputStreaming", "failed"}}
 	invalid := [][2]string{{"running", "inputStreaming"}, {"completed", "running"}, {"waitingUser", "ready"}, {"inputStreaming", "running"}}
 	for _, v := range valid {
-		if !ValidToolTransition(v[0], v[1]) {
-			t.Errorf("%s -> %s should be valid", v[0], v[1])
-		}
+		t.Run("valid/"+v[0]+"->"+v[1], func(t *testing.T) {
+			if !ValidToolTransition(v[0], v[1]) {
+				t.Errorf("%s -> %s should be valid", v[0], v[1])
+			}
+		})
 	}
 	for _, v := range invalid {
-		if ValidToolTransition(v[0], v[1]) {
-			t.Errorf("%s -> %s should be invalid", v[0], v[1])
-		}
+		t.Run("invalid/"+v[0]+"->"+v[1], func(t *testing.T) {
+			if ValidToolTransition(v[0], v[1]) {
+				t.Errorf("%s -> %s should be invalid", v[0], v[1])
+			}
+		})
 	}
 	s := fold(t,
 		frame(MethodItemStarted, 1, 0, item("t", KindToolCall, 1, "running", "")),

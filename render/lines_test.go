@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -64,10 +65,12 @@ func TestTailLines(t *testing.T) {
 		{"only", 1, "only", 0},
 	}
 	for _, c := range cases {
-		tail, skipped := tailLines(c.in, c.n)
-		if tail != c.tail || skipped != c.skipped {
-			t.Errorf("tailLines(%q, %d) = %q, %d; want %q, %d", c.in, c.n, tail, skipped, c.tail, c.skipped)
-		}
+		t.Run(fmt.Sprintf("%q n=%d", c.in, c.n), func(t *testing.T) {
+			tail, skipped := tailLines(c.in, c.n)
+			if tail != c.tail || skipped != c.skipped {
+				t.Errorf("tailLines(%q, %d) = %q, %d; want %q, %d", c.in, c.n, tail, skipped, c.tail, c.skipped)
+			}
+		})
 	}
 }
 

@@ -31,15 +31,17 @@ func TestPlain(t *testing.T) {
 		if !ok {
 			continue
 		}
-		got := r.Plain(c.item(t))
-		if strings.ContainsRune(got, 0x1b) {
-			t.Errorf("%s: escape sequence in %q", c.name, got)
-		}
-		for _, s := range subs {
-			if !strings.Contains(got, s) {
-				t.Errorf("%s: Plain lacks %q:\n%s", c.name, s, got)
+		t.Run(c.name, func(t *testing.T) {
+			got := r.Plain(c.item(t))
+			if strings.ContainsRune(got, 0x1b) {
+				t.Errorf("%s: escape sequence in %q", c.name, got)
 			}
-		}
+			for _, s := range subs {
+				if !strings.Contains(got, s) {
+					t.Errorf("%s: Plain lacks %q:\n%s", c.name, s, got)
+				}
+			}
+		})
 	}
 	if r.Plain(nil) != "" {
 		t.Error("Plain(nil) not empty")

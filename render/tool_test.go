@@ -103,18 +103,20 @@ func TestHostileToolCard(t *testing.T) {
 	r := New(themes.Dark())
 	cases := termtexttest.Cases()
 	for _, c := range cases {
-		for _, status := range []string{"waitingUser", "inputStreaming", "failed"} {
-			it := mustItem(t, itemJSON("h", "toolCall", status, 1, map[string]any{
-				"toolName": c.In, "inputText": c.In, "input": map[string]any{"command": c.In},
-				"output": c.In, "error": map[string]any{"message": c.In}}))
-			for _, o := range []ItemOptions{{}, {Expanded: true}} {
-				for _, l := range r.Item(it, 70, o) {
-					if err := termtexttest.CheckStyled(l, cases); err != nil {
-						t.Errorf("%s, %s: %v", c.Name, status, err)
+		t.Run(c.Name, func(t *testing.T) {
+			for _, status := range []string{"waitingUser", "inputStreaming", "failed"} {
+				it := mustItem(t, itemJSON("h", "toolCall", status, 1, map[string]any{
+					"toolName": c.In, "inputText": c.In, "input": map[string]any{"command": c.In},
+					"output": c.In, "error": map[string]any{"message": c.In}}))
+				for _, o := range []ItemOptions{{}, {Expanded: true}} {
+					for _, l := range r.Item(it, 70, o) {
+						if err := termtexttest.CheckStyled(l, cases); err != nil {
+							t.Errorf("%s, %s: %v", c.Name, status, err)
+						}
 					}
 				}
+				r.Forget("h")
 			}
-			r.Forget("h")
-		}
+		})
 	}
 }
