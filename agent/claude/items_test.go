@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -24,9 +25,11 @@ func TestDiffs(t *testing.T) {
 			"@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n@@ -9 +9 @@\n-x\n+y\n"},
 	}
 	for _, c := range cases {
-		if c.got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if c.got != c.want {
+				t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
+			}
+		})
 	}
 }
 
@@ -58,13 +61,15 @@ func TestPlanTool(t *testing.T) {
 				"path": "/w/a.txt", "kind": "update", "diff": "@@ -1,4 +1,4 @@\n-one\n+1\n two\n three\n-four\n+4\n"}}}}},
 	}
 	for _, c := range cases {
-		var input json.RawMessage
-		if c.input != "" {
-			input = json.RawMessage(c.input)
-		}
-		if got := planTool(c.tool, input, read); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s:\n got %#v\nwant %#v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			var input json.RawMessage
+			if c.input != "" {
+				input = json.RawMessage(c.input)
+			}
+			if got := planTool(c.tool, input, read); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s:\n got %#v\nwant %#v", c.name, got, c.want)
+			}
+		})
 	}
 }
 
@@ -84,10 +89,12 @@ func TestResultChanges(t *testing.T) {
 		{"nothing", "Edit", ``, nil, false},
 	}
 	for _, c := range cases {
-		got, ok := resultChanges(c.tool, json.RawMessage(c.result))
-		if ok != c.ok || !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: got %#v %v, want %#v %v", c.name, got, ok, c.want, c.ok)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := resultChanges(c.tool, json.RawMessage(c.result))
+			if ok != c.ok || !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s: got %#v %v, want %#v %v", c.name, got, ok, c.want, c.ok)
+			}
+		})
 	}
 }
 
@@ -117,10 +124,12 @@ func TestPlanToolResult(t *testing.T) {
 			model.StatusFailed, map[string]any{"error": "File does not exist."}},
 	}
 	for _, c := range cases {
-		status, fields := planToolResult(c.tool, toolResult{Content: json.RawMessage(c.content), IsError: c.isError}, json.RawMessage(c.result))
-		if status != c.status || !reflect.DeepEqual(fields, c.fields) {
-			t.Errorf("%s: got %s %#v, want %s %#v", c.name, status, fields, c.status, c.fields)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			status, fields := planToolResult(c.tool, toolResult{Content: json.RawMessage(c.content), IsError: c.isError}, json.RawMessage(c.result))
+			if status != c.status || !reflect.DeepEqual(fields, c.fields) {
+				t.Errorf("%s: got %s %#v, want %s %#v", c.name, status, fields, c.status, c.fields)
+			}
+		})
 	}
 }
 
@@ -134,9 +143,11 @@ func TestApprovalSummary(t *testing.T) {
 		{"ExitPlanMode", `{}`, "Use ExitPlanMode"},
 	}
 	for _, c := range cases {
-		if got := approvalSummary(c.tool, json.RawMessage(c.input)); got != c.want {
-			t.Errorf("%s %s: %q, want %q", c.tool, c.input, got, c.want)
-		}
+		t.Run(c.tool, func(t *testing.T) {
+			if got := approvalSummary(c.tool, json.RawMessage(c.input)); got != c.want {
+				t.Errorf("%s %s: %q, want %q", c.tool, c.input, got, c.want)
+			}
+		})
 	}
 }
 
@@ -183,9 +194,11 @@ func TestErrorCode(t *testing.T) {
 		{0, "unknown", "modelError"},
 	}
 	for _, c := range cases {
-		if got := errorCode(c.status, c.typ); got != c.want {
-			t.Errorf("errorCode(%d, %q) = %q, want %q", c.status, c.typ, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.status, " ", c.typ), func(t *testing.T) {
+			if got := errorCode(c.status, c.typ); got != c.want {
+				t.Errorf("errorCode(%d, %q) = %q, want %q", c.status, c.typ, got, c.want)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -40,10 +41,12 @@ func TestFileChanges(t *testing.T) {
 			[]any{map[string]any{"path": "/w/a.txt", "kind": "update", "diff": "@@ -1,2 +1,2 @@\n-old\n+new\n keep\n"}}},
 	}
 	for _, c := range cases {
-		got := fileChanges(mustPart(t, c.part), c.permDiff)
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: %#v, want %#v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got := fileChanges(mustPart(t, c.part), c.permDiff)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s: %#v, want %#v", c.name, got, c.want)
+			}
+		})
 	}
 }
 
@@ -83,13 +86,15 @@ func TestToolStatesMap(t *testing.T) {
 		{`{"status":"error","input":{},"error":"boom"}`, model.StatusFailed},
 	}
 	for _, c := range cases {
-		var st toolState
-		if err := json.Unmarshal([]byte(c.state), &st); err != nil {
-			t.Fatal(err)
-		}
-		if got := toolTarget(&st); got != c.want {
-			t.Errorf("toolTarget(%s) = %s, want %s", c.state, got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			var st toolState
+			if err := json.Unmarshal([]byte(c.state), &st); err != nil {
+				t.Fatal(err)
+			}
+			if got := toolTarget(&st); got != c.want {
+				t.Errorf("toolTarget(%s) = %s, want %s", c.state, got, c.want)
+			}
+		})
 	}
 }
 
@@ -109,10 +114,12 @@ func TestToolCompletion(t *testing.T) {
 			model.StatusCompleted, map[string]any{"toolName": "read", "input": map[string]any{"filePath": "/a"}, "inputText": `{"filePath":"/a"}`, "output": "1: x"}},
 	}
 	for _, c := range cases {
-		status, fields := toolCompletion(mustPart(t, c.part))
-		if status != c.status || !reflect.DeepEqual(fields, c.fields) {
-			t.Errorf("toolCompletion(%s) = %s %#v, want %s %#v", c.part, status, fields, c.status, c.fields)
-		}
+		t.Run(c.status, func(t *testing.T) {
+			status, fields := toolCompletion(mustPart(t, c.part))
+			if status != c.status || !reflect.DeepEqual(fields, c.fields) {
+				t.Errorf("toolCompletion(%s) = %s %#v, want %s %#v", c.part, status, fields, c.status, c.fields)
+			}
+		})
 	}
 }
 
@@ -203,9 +210,11 @@ func TestWildcardMatch(t *testing.T) {
 		{"a.b", "axb", false},
 	}
 	for _, c := range cases {
-		if got := wildcardMatch(c.pattern, c.s); got != c.want {
-			t.Errorf("wildcardMatch(%q, %q) = %v", c.pattern, c.s, got)
-		}
+		t.Run(fmt.Sprint(c.pattern, " ", c.s), func(t *testing.T) {
+			if got := wildcardMatch(c.pattern, c.s); got != c.want {
+				t.Errorf("wildcardMatch(%q, %q) = %v", c.pattern, c.s, got)
+			}
+		})
 	}
 	s := &session{}
 	ask := permissionAsked{Permission: "bash", Patterns: []string{"echo one"}, Always: []string{"echo *"}}

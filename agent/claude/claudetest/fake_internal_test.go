@@ -63,10 +63,12 @@ func TestChooseScenario(t *testing.T) {
 
 func TestEveryScenarioKeywordSelectsIt(t *testing.T) {
 	for _, sc := range Scenarios {
-		r := Request{Messages: []Message{{Role: "user", Blocks: []Block{{Type: "text", Text: "x " + sc.Keyword + " y"}}}}}
-		if p := choose(r); p.name != sc.Name {
-			t.Errorf("keyword %q plays %q, want %q", sc.Keyword, p.name, sc.Name)
-		}
+		t.Run(sc.Name, func(t *testing.T) {
+			r := Request{Messages: []Message{{Role: "user", Blocks: []Block{{Type: "text", Text: "x " + sc.Keyword + " y"}}}}}
+			if p := choose(r); p.name != sc.Name {
+				t.Errorf("keyword %q plays %q, want %q", sc.Keyword, p.name, sc.Name)
+			}
+		})
 	}
 }
 

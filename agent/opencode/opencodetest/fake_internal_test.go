@@ -29,9 +29,11 @@ func TestChooseScenario(t *testing.T) {
 		{msgs(Message{Role: "system", Text: "You are a title generator. You output ONLY a thread title."}, user("run: ls")), play{name: "title"}},
 	}
 	for _, c := range cases {
-		if got := choose(c.req); got != c.want {
-			t.Errorf("choose(%+v) = %+v, want %+v", c.req.Messages, got, c.want)
-		}
+		t.Run(c.want.name, func(t *testing.T) {
+			if got := choose(c.req); got != c.want {
+				t.Errorf("choose(%+v) = %+v, want %+v", c.req.Messages, got, c.want)
+			}
+		})
 	}
 }
 
