@@ -20,11 +20,10 @@ import (
 type Config struct {
 	URLs  string // comma-separated NATS URLs
 	Creds string // a NATS credentials file, or ""
-	// InsecurePlaintext lets a server on another machine be reached
-	// without TLS (SecurityOptions).
-	InsecurePlaintext bool
-	Namespace         string // as the host's JournalNamespace; "" means "lookout"
-	Replicas          int    // of a bucket this member creates; 0 means 1
+	// Options are more connection options: the host's TLS requirement.
+	Options   []nats.Option
+	Namespace string // as the host's JournalNamespace; "" means "lookout"
+	Replicas  int    // of a bucket this member creates; 0 means 1
 	// HostID names this host in the fleet (unique, letters, digits, '-'
 	// and '_'); HostURL is where its clients dial it.
 	HostID, HostURL string
@@ -68,17 +67,13 @@ func Join(ctx context.Context, cfg Config) (*Member, error) {
 	if !nameRE.MatchString(cfg.Namespace) || !nameRE.MatchString(cfg.HostID) {
 		return nil, fmt.Errorf("%w: namespace %q, host %q", errBadName, cfg.Namespace, cfg.HostID)
 	}
-	secure, err := SecurityOptions(cfg.URLs, cfg.InsecurePlaintext)
-	if err != nil {
-		return nil, fmt.Errorf("fleet: %w", err)
-	}
-	opts := append([]nats.Option{nats.Name("lookout fleet " + cfg.HostID), nats.MaxReconnects(-1)}, secure...)
+	opts := append([]nats.Option{nats.Name("lookout fleet " + cfg.HostID), nats.MaxReconnects(-1)}, cfg.Options...)
 	if cfg.Creds != "" {
 		opts = append(opts, nats.UserCredentials(cfg.Creds))
 	}
 	nc, err := nats.Connect(cfg.URLs, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("fleet %s: %w%s", redactUser(cfg.URLs), err, TLSHint(secure))
+		return nil, fmt.Errorf("fleet: %w", err)
 	}
 	m := &Member{cfg: cfg, ns: cfg.Namespace, nc: nc}
 	if err := m.open(ctx); err != nil {

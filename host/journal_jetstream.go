@@ -13,7 +13,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/lookout-sh/lookout/fleet"
 	"github.com/lookout-sh/lookout/internal/kvlist"
 )
 
@@ -38,11 +37,10 @@ type jsJournal struct {
 type jetStreamConfig struct {
 	URLs  string // comma-separated NATS URLs
 	Creds string // a NATS credentials file, or ""
-	// InsecurePlaintext lets a server on another machine be reached
-	// without TLS (fleet.SecurityOptions).
-	InsecurePlaintext bool
-	Namespace         string // prefixes the stream, subjects and buckets; "" means "lookout"
-	Replicas          int    // replicas of a stream or bucket this host creates; 0 means 1
+	// Secure are the connection options natsSecurity chose.
+	Secure    []nats.Option
+	Namespace string // prefixes the stream, subjects and buckets; "" means "lookout"
+	Replicas  int    // replicas of a stream or bucket this host creates; 0 means 1
 }
 
 // jsNames are the JetStream names of one namespace.
@@ -85,17 +83,13 @@ func openJetStreamJournal(cfg jetStreamConfig) (*jsJournal, error) {
 	if !namespaceRE.MatchString(ns) {
 		return nil, fmt.Errorf("%w: %q", errBadNamespace, ns)
 	}
-	secure, err := fleet.SecurityOptions(cfg.URLs, cfg.InsecurePlaintext)
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
-	}
-	opts := append([]nats.Option{nats.Name("lookout host"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond)}, secure...)
+	opts := append([]nats.Option{nats.Name("lookout host"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond)}, cfg.Secure...)
 	if cfg.Creds != "" {
 		opts = append(opts, nats.UserCredentials(cfg.Creds))
 	}
 	nc, err := nats.Connect(cfg.URLs, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("journal: %w%s", err, fleet.TLSHint(secure))
+		return nil, fmt.Errorf("journal: %w%s", err, tlsHint(cfg.Secure))
 	}
 	j := &jsJournal{nc: nc, names: namesFor(ns), logs: map[string]*sessionLog{}}
 	if err := j.ensure(max(cfg.Replicas, 1)); err != nil {

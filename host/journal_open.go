@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/lookout-sh/lookout/fleet"
 )
@@ -21,19 +22,23 @@ func (h *Host) openDurableJournal() (journal, error) {
 	if h.opts.Journal == "" {
 		return openSQLiteJournal(JournalPath(h.dataDir), h.opts.SyncFull)
 	}
+	secure, err := natsSecurity(h.opts.Journal, h.opts.NATSInsecurePlaintext)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
 	j, err := openJetStreamJournal(jetStreamConfig{
-		URLs:              h.opts.Journal,
-		Creds:             h.opts.NATSCreds,
-		InsecurePlaintext: h.opts.NATSInsecurePlaintext,
-		Namespace:         h.opts.JournalNamespace,
-		Replicas:          h.opts.JournalReplicas,
+		URLs:      h.opts.Journal,
+		Creds:     h.opts.NATSCreds,
+		Secure:    secure,
+		Namespace: h.opts.JournalNamespace,
+		Replicas:  h.opts.JournalReplicas,
 	})
 	if err != nil || h.opts.FleetHostID == "" {
 		return j, err
 	}
 	ttl := cmp.Or(h.opts.FleetLeaseTTL, fleet.DefaultLeaseTTL)
 	m, err := fleet.Join(context.Background(), fleet.Config{
-		URLs: h.opts.Journal, Creds: h.opts.NATSCreds, InsecurePlaintext: h.opts.NATSInsecurePlaintext, Namespace: j.names.namespace,
+		URLs: h.opts.Journal, Creds: h.opts.NATSCreds, Options: secure, Namespace: j.names.namespace,
 		Replicas: h.opts.JournalReplicas, HostID: h.opts.FleetHostID, LeaseTTL: ttl,
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-package fleet
+package host
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 	"github.com/lookout-sh/lookout/internal/natstest"
 )
 
-func TestSecurityOptions(t *testing.T) {
+func TestNATSSecurity(t *testing.T) {
 	cases := []struct {
 		name     string
 		urls     string
@@ -29,7 +29,7 @@ func TestSecurityOptions(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			opts, err := SecurityOptions(tc.urls, tc.insecure)
+			opts, err := natsSecurity(tc.urls, tc.insecure)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || strings.Contains(err.Error(), "s3cret") {
 					t.Fatalf("err = %v, want one saying %q and no password", err, tc.wantErr)
@@ -46,13 +46,13 @@ func TestSecurityOptions(t *testing.T) {
 	}
 }
 
-// The option SecurityOptions gives for another machine really refuses a
+// The option natsSecurity gives for another machine really refuses a
 // server that offers no TLS (here a plain-text server on loopback).
 func TestRequiredTLSRefusesAPlainTextServer(t *testing.T) {
 	n := natstest.Start(t, t.TempDir())
-	opts, err := SecurityOptions("nats://nats-1:4222", false)
+	opts, err := natsSecurity("nats://nats-1:4222", false)
 	if err != nil || len(opts) == 0 {
-		t.Fatalf("SecurityOptions = %v, %v; want TLS required", opts, err)
+		t.Fatalf("natsSecurity = %v, %v; want TLS required", opts, err)
 	}
 	nc, err := nats.Connect(n.URL(), append(opts, nats.MaxReconnects(0))...)
 	if err == nil {

@@ -1,20 +1,20 @@
-package fleet
+package host
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 
 	"github.com/nats-io/nats.go"
 )
 
-// SecurityOptions are the NATS options that keep a journal's contents off
-// the network in the clear: a host that names a NATS server on another
-// machine requires TLS of every server it talks to (nats:// URLs upgrade
-// when the server offers TLS; tls:// ask for it), unless insecurePlaintext
-// says the operator accepts plain text. Loopback servers need no TLS.
-func SecurityOptions(urls string, insecurePlaintext bool) ([]nats.Option, error) {
+// natsSecurity is the NATS options that keep a journal's contents off the
+// network in the clear, for the journal's and the fleet's connections
+// alike: a host that names a NATS server on another machine requires TLS
+// of every server it talks to (nats:// URLs upgrade when the server offers
+// TLS; tls:// ask for it), unless insecurePlaintext says the operator
+// accepts plain text. Loopback servers need no TLS.
+func natsSecurity(urls string, insecurePlaintext bool) ([]nats.Option, error) {
 	remote, err := remoteServers(urls)
 	if err != nil {
 		return nil, err
@@ -25,10 +25,10 @@ func SecurityOptions(urls string, insecurePlaintext bool) ([]nats.Option, error)
 	return []nats.Option{nats.Secure()}, nil
 }
 
-// TLSHint is what a failed connection's error adds when secure (from
-// SecurityOptions) required TLS, so that a plain-text server's refusal
-// says what to do.
-func TLSHint(secure []nats.Option) string {
+// tlsHint is what a failed connection's error adds when secure (from
+// natsSecurity) required TLS, so that a plain-text server's refusal says
+// what to do.
+func tlsHint(secure []nats.Option) string {
 	if len(secure) == 0 {
 		return ""
 	}
@@ -56,14 +56,6 @@ func remoteServers(urls string) ([]string, error) {
 		}
 	}
 	return remote, nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // redactUser drops the user information of a URL, which may hold a
