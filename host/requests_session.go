@@ -99,15 +99,7 @@ func (c *conn) submit(params json.RawMessage) (any, *rpcError) {
 }
 
 func (c *conn) replay(params json.RawMessage) (any, *rpcError) {
-	var p struct {
-		sessionParams
-		CommandID *string `json:"commandId"`
-	}
-	s, e := c.decodeSession(params, &p, &p.sessionParams)
-	if e != nil {
-		return nil, e
-	}
-	cid, e := required(p.CommandID, "commandId")
+	s, cid, e := c.decodeCommandRef(params)
 	if e != nil {
 		return nil, e
 	}
@@ -115,19 +107,29 @@ func (c *conn) replay(params json.RawMessage) (any, *rpcError) {
 }
 
 func (c *conn) unqueue(params json.RawMessage) (any, *rpcError) {
+	s, cid, e := c.decodeCommandRef(params)
+	if e != nil {
+		return nil, e
+	}
+	return acked(s, s.unqueue(cid, "unqueued"))
+}
+
+// decodeCommandRef decodes the params of a request about one command of a
+// session: {sessionId, commandId}.
+func (c *conn) decodeCommandRef(params json.RawMessage) (*session, string, *rpcError) {
 	var p struct {
 		sessionParams
 		CommandID *string `json:"commandId"`
 	}
 	s, e := c.decodeSession(params, &p, &p.sessionParams)
 	if e != nil {
-		return nil, e
+		return nil, "", e
 	}
 	cid, e := required(p.CommandID, "commandId")
 	if e != nil {
-		return nil, e
+		return nil, "", e
 	}
-	return acked(s, s.unqueue(cid, "unqueued"))
+	return s, cid, nil
 }
 
 func (c *conn) interrupt(params json.RawMessage) (any, *rpcError) {
