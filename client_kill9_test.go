@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,31 +22,10 @@ func TestClientAcrossHostKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the lookout binary")
 	}
-	bin := filepath.Join(t.TempDir(), "lookout")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildLookout(t)
 	data := t.TempDir()
 	serve := func(addr string) (*exec.Cmd, string) {
-		cmd := exec.Command(bin, "serve", "--addr", addr, "--data", data, "--pace", "5ms", "--demo-session=false")
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				url, _, _ = strings.Cut(url, " ")
-				go func() { _, _ = io.Copy(io.Discard, stdout) }()
-				return cmd, url
-			}
-		}
-		t.Fatalf("lookout serve did not report its address")
-		return nil, ""
+		return startServe(t, bin, nil, "--addr", addr, "--data", data, "--pace", "5ms", "--demo-session=false")
 	}
 	proc, url := serve("127.0.0.1:0")
 	tokenBytes, err := os.ReadFile(host.TokenPath(data))

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -44,32 +41,10 @@ type kill9Case struct {
 // its earlier messages.
 func testHostKill9MidTurn(t *testing.T, c kill9Case) {
 	work := agenttest.Workdir(t)
-	bin := filepath.Join(t.TempDir(), "lookout")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildLookout(t)
 	data := t.TempDir()
 	serve := func(addr string) (*exec.Cmd, string) {
-		cmd := exec.Command(bin, "serve", "--agent", c.agent, c.binFlag, c.bin, "--cwd", work, "--addr", addr, "--data", data)
-		cmd.Env = c.env
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				url, _, _ = strings.Cut(url, " ")
-				go func() { _, _ = io.Copy(io.Discard, stdout) }()
-				return cmd, url
-			}
-		}
-		t.Fatal("lookout serve did not report its address")
-		return nil, ""
+		return startServe(t, bin, c.env, "--agent", c.agent, c.binFlag, c.bin, "--cwd", work, "--addr", addr, "--data", data)
 	}
 	dial := func(url string) *hosttest.Client {
 		tok, err := os.ReadFile(host.TokenPath(data))
