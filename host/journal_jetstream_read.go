@@ -82,14 +82,17 @@ func (j *jsJournal) readAfter(sid string, after, upto int64, limit, maxBytes int
 	return out, more, err
 }
 
-// getMsg reads the message at stream sequence at.
-func (j *jsJournal) getMsg(ctx context.Context, at uint64) (*jetstream.RawStreamMsg, error) {
+// readCommit reads and decodes the commit stored at stream sequence at.
+func (j *jsJournal) readCommit(ctx context.Context, at uint64) (commit, error) {
 	var m *jetstream.RawStreamMsg
 	err := retrying(ctx, func(ctx context.Context) (err error) {
 		m, err = j.stream.GetMsg(ctx, at)
 		return err
 	})
-	return m, err
+	if err != nil {
+		return commit{}, fmt.Errorf("journal: commit %d: %w", at, err)
+	}
+	return decodeCommit(m.Data)
 }
 
 // errStopRange ends a directRange early: the reader has what it needs.
@@ -117,11 +120,7 @@ func (j *jsJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) {
 	slices.Sort(ats)
 	var out []journalEvent
 	for _, at := range slices.Compact(ats) {
-		m, err := j.getMsg(ctx, at)
-		if err != nil {
-			return nil, fmt.Errorf("journal: commit %d: %w", at, err)
-		}
-		c, err := decodeCommit(m.Data)
+		c, err := j.readCommit(ctx, at)
 		if err != nil {
 			return nil, err
 		}
@@ -176,11 +175,7 @@ func (j *jsJournal) streams(sid string) ([]streamRecord, error) {
 	}
 	var recs []streamRecord
 	for _, at := range ats {
-		m, err := j.getMsg(ctx, at)
-		if err != nil {
-			return nil, fmt.Errorf("journal: commit %d: %w", at, err)
-		}
-		c, err := decodeCommit(m.Data)
+		c, err := j.readCommit(ctx, at)
 		if err != nil {
 			return nil, err
 		}

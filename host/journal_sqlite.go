@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"strings"
 	"time"
@@ -316,21 +317,7 @@ func (j *sqliteJournal) scanRange(sid string, after, upto int64, withItems bool,
 }
 
 func (j *sqliteJournal) scan(sid string, fn func(journalEvent) error) error {
-	rows, err := j.r.Query(`SELECT seq, method, params FROM events WHERE session_id = ? ORDER BY seq`, sid)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var e journalEvent
-		if err := rows.Scan(&e.Seq, &e.Method, &e.Params); err != nil {
-			return err
-		}
-		if err := fn(e); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return j.scanRange(sid, 0, math.MaxInt64, true, fn)
 }
 
 func (j *sqliteJournal) reject(sid, cid, reason string) error {
