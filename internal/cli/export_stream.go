@@ -246,19 +246,7 @@ func (x *exportStream) finish(w io.Writer) error {
 		scratch = x.itemBody(scratch[:0], it)
 		emit(scratch)
 	}
-	if _, err := x.spill.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	r := bufio.NewReaderSize(x.spill, 256<<10)
-	var rec spillRecord
-	for {
-		err := rec.next(r)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("export: reading the spill file back: %w", err)
-		}
+	err = x.eachSpilled(256<<10, func(rec *spillRecord) {
 		for len(fresh) > 0 && compareSpillKeys(spillKey{fresh[0].Position, fresh[0].ID}, rec.key) < 0 {
 			emitItem(fresh[0])
 			fresh = fresh[1:]
@@ -267,9 +255,12 @@ func (x *exportStream) finish(w io.Writer) error {
 			if it != nil {
 				emitItem(it)
 			}
-			continue
+			return
 		}
 		emit(rec.body)
+	})
+	if err != nil {
+		return err
 	}
 	for _, it := range fresh {
 		emitItem(it)
@@ -285,6 +276,26 @@ func (x *exportStream) finish(w io.Writer) error {
 	return out.Flush()
 }
 
+// eachSpilled reads the spill file from its start through a buffer of
+// bufSize bytes and calls fn with each record (reused between calls).
+func (x *exportStream) eachSpilled(bufSize int, fn func(*spillRecord)) error {
+	if _, err := x.spill.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	r := bufio.NewReaderSize(x.spill, bufSize)
+	var rec spillRecord
+	for {
+		err := rec.next(r)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("export: reading the spill file back: %w", err)
+		}
+		fn(&rec)
+	}
+}
+
 // placeLate decides where each late item goes, reading the spill's
 // records once when there are any: in place of the spilled item it
 // revises (a higher revision at the same position: replace), nowhere (a
@@ -296,24 +307,12 @@ func (x *exportStream) placeLate() (replace map[string]*model.Item, fresh []*mod
 	if len(x.late) == 0 {
 		return nil, nil, nil
 	}
-	if _, err := x.spill.Seek(0, io.SeekStart); err != nil {
-		return nil, nil, err
-	}
 	replace = map[string]*model.Item{}
 	seen := map[string]bool{}
-	r := bufio.NewReader(x.spill)
-	var rec spillRecord
-	for {
-		err := rec.next(r)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("export: reading the spill file back: %w", err)
-		}
+	err = x.eachSpilled(4096, func(rec *spillRecord) {
 		it := x.late[rec.id]
 		if it == nil {
-			continue
+			return
 		}
 		seen[rec.id] = true
 		switch {
@@ -324,6 +323,9 @@ func (x *exportStream) placeLate() (replace map[string]*model.Item, fresh []*mod
 			replace[rec.id] = nil
 			fresh = append(fresh, it)
 		}
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	for id, it := range x.late {
 		if !seen[id] {
