@@ -156,3 +156,16 @@ func parseInt(raw []byte) (int64, bool) {
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	return n, err == nil
 }
+
+// EachMember calls fn for every member of the JSON object in d, which is
+// known to be valid JSON (a checked frame, the host's own journal): keys
+// come raw (still quoted), values as sub-slices of d. It checks only what
+// it needs to find the members.
+func EachMember(d []byte, fn func(key, val []byte) error) error { return eachMember(d, fn) }
+
+// KeyIs compares a raw quoted key from EachMember with a plain name.
+func KeyIs(raw []byte, name string) bool { return keyIs(raw, name) }
+
+// Unquote decodes a raw JSON string value from EachMember; ok is false
+// when raw is not a string.
+func Unquote(raw []byte) (string, bool) { return unquote(raw) }
