@@ -105,7 +105,7 @@ func TestStopSendsAServerItsStopSignal(t *testing.T) {
 func TestStopKillsTheGroupsOfItsChildrenWhenAsked(t *testing.T) {
 	for _, kill := range []bool{false, true} {
 		t.Run(fmt.Sprintf("KillChildGroups=%v", kill), func(t *testing.T) {
-			p, err := Start(Command{Bin: "/bin/sh", Args: []string{"-c", "setsid sleep 60 & echo $!; cat >/dev/null"}, KillChildGroups: kill})
+			p, err := Start(Command{Bin: "/bin/sh", Args: []string{"-c", "setsid sleep 60 >/dev/null 2>&1 & echo $!; cat >/dev/null"}, KillChildGroups: kill})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,6 +116,9 @@ func TestStopKillsTheGroupsOfItsChildrenWhenAsked(t *testing.T) {
 				t.Fatalf("the command's pid: %q", line)
 			}
 			t.Cleanup(func() { _ = syscall.Kill(cmd, syscall.SIGKILL) })
+			// $! is known before setsid has made the command a group leader;
+			// Stop lists only the groups that exist when it begins.
+			waitGroupLeader(t, cmd)
 			p.Stop(time.Minute)
 			if kill {
 				waitGone(t, cmd)
@@ -138,6 +141,25 @@ func TestNoteKeepsALineWithTheStderrTail(t *testing.T) {
 func TestStartFailsForAMissingProgram(t *testing.T) {
 	if _, err := Start(Command{Bin: "/nonexistent/agent"}); err == nil {
 		t.Fatal("a missing program started")
+	}
+}
+
+// waitGroupLeader waits up to 5 s for pid to lead a process group.
+func waitGroupLeader(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		pgid, err := syscall.Getpgid(pid)
+		if err != nil {
+			t.Fatalf("process %d: %v", pid, err)
+		}
+		if pgid == pid {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d never led a group of its own", pid)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
