@@ -26,23 +26,55 @@ const frameLoad = 3
 // smoothly, and a key repaints at once whatever the pace.
 const steadyFrameInterval = 50 * time.Millisecond
 
+// fastFrameInterval is the frame interval once a stream has scrolled
+// faster than anyone reads for fastStreamAfter: 10 frames a second. Each
+// frame then brings several new lines anyway, and the terminal writer's
+// and the unfinished block's cost is paid half as often.
+const fastFrameInterval = 100 * time.Millisecond
+
+// fastStreamLines is how many lines new to the screen make a frame part
+// of a fast stream: 3 in a frame is 60 lines a second at the steady rate,
+// 30 at the fast one (the pace does not flap at the boundary).
+const fastStreamLines = 3
+
+// fastStreamAfter is how long a stream must be fast before frames slow
+// down, so that a short burst ends on screen at the full rate.
+const fastStreamAfter = time.Second
+
 // keyQuiet is how long after a key frames keep the full rate.
 const keyQuiet = time.Second
 
-// frameDelay is how long to wait before the next frame: FrameInterval
-// (steadyFrameInterval while a stream runs steadily), or frameLoad times
-// the last frame's cost when that is longer (bounded by maxFrameInterval),
-// so that render work stays a bounded share of the CPU and input is
-// handled between frames.
+// pace is what the frame interval is decided from: when the last frame
+// was laid out, when the last key was pressed, and since when every frame
+// of a steady stream has brought fastStreamLines new lines or more (zero:
+// the last one did not).
+type pace struct {
+	lastFrame, lastKey, fastSince time.Time
+}
+
+// frameDelay is how long to wait before the next frame: the interval the
+// pace gives, or frameLoad times the last frame's cost when that is longer
+// (bounded by maxFrameInterval), so that render work stays a bounded share
+// of the CPU and input is handled between frames.
 func (m *Model) frameDelay() time.Duration {
 	d := m.opts.FrameInterval
 	if m.opts.Still {
 		return d
 	}
-	if steadyStream(time.Now(), m.lastFrame, m.lastKey, d) {
-		d = max(d, steadyFrameInterval)
-	}
+	d = frameInterval(time.Now(), m.pace, d)
 	return max(d, min(frameLoad*m.frameCost, maxFrameInterval))
+}
+
+// frameInterval is base, steadyFrameInterval while a stream runs steadily,
+// or fastFrameInterval once it has also been fast for fastStreamAfter.
+func frameInterval(now time.Time, p pace, base time.Duration) time.Duration {
+	if !steadyStream(now, p.lastFrame, p.lastKey, base) {
+		return base
+	}
+	if !p.fastSince.IsZero() && now.Sub(p.fastSince) >= fastStreamAfter {
+		return max(base, fastFrameInterval)
+	}
+	return max(base, steadyFrameInterval)
 }
 
 // steadyStream reports whether changes arrive steadily with no key
@@ -51,6 +83,34 @@ func (m *Model) frameDelay() time.Duration {
 // keyQuiet ago. The first change after a pause is drawn at the full rate.
 func steadyStream(now, lastFrame, lastKey time.Time, interval time.Duration) bool {
 	return !lastFrame.IsZero() && now.Sub(lastFrame) <= 2*interval && now.Sub(lastKey) >= keyQuiet
+}
+
+// framed records a frame laid out at now whose transcript window
+// brought fresh lines new to the screen.
+func (p *pace) framed(now time.Time, fresh int) {
+	switch {
+	case fresh < fastStreamLines:
+		p.fastSince = time.Time{}
+	case p.fastSince.IsZero() || !steadyStream(now, p.lastFrame, p.lastKey, fastFrameInterval):
+		p.fastSince = now
+	}
+	p.lastFrame = now
+}
+
+// freshLines counts the lines of cur that prev did not show: how far a
+// followed stream scrolled the window, or how much of it changed.
+func freshLines(prev, cur []string) int {
+	seen := make(map[string]struct{}, len(prev))
+	for _, l := range prev {
+		seen[l] = struct{}{}
+	}
+	n := 0
+	for _, l := range cur {
+		if _, ok := seen[l]; !ok {
+			n++
+		}
+	}
+	return n
 }
 
 // pull reads the source's current snapshot into the model.
@@ -87,6 +147,7 @@ func (m *Model) refresh() tea.Cmd {
 	transH := h - len(banners) - len(approval) - compH - 1
 	var body []string
 	var cmd tea.Cmd
+	m.fresh = 0
 	switch m.overlay {
 	case overlayHelp:
 		body, m.overlayOff = pageLines(m.theme, helpTitle(m.theme, m.km), helpBody(m.theme, m.km, w), m.overlayOff, w, h-compH-1)
@@ -99,6 +160,8 @@ func (m *Model) refresh() tea.Cmd {
 			spinner = m.spinner()
 		}
 		body = m.highlight(m.tr.layout(w, max(transH, 0), spinner, m.now()))
+		m.fresh = freshLines(m.shown, body)
+		m.shown = append(m.shown[:0], body...)
 		cmd = tea.Batch(m.maybeLoadOlder(), m.maybeLoadForward())
 	}
 	label := m.theme.Muted.Render("prompt ")

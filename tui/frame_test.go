@@ -30,6 +30,76 @@ func TestSteadyStream(t *testing.T) {
 	}
 }
 
+func TestFrameInterval(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	const base = DefaultFrameInterval
+	recent := now.Add(-40 * time.Millisecond)
+	for _, c := range []struct {
+		name string
+		p    pace
+		want time.Duration
+	}{
+		{"the first frame", pace{}, base},
+		{"a change after a pause", pace{lastFrame: now.Add(-time.Second)}, base},
+		{"a steady stream", pace{lastFrame: recent}, steadyFrameInterval},
+		{"a steady stream fast for a moment", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter / 2)}, steadyFrameInterval},
+		{"a steady stream fast for a while", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter)}, fastFrameInterval},
+		{"a fast stream while typing", pace{lastFrame: recent, lastKey: now.Add(-100 * time.Millisecond), fastSince: now.Add(-5 * time.Second)}, base},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := frameInterval(now, c.p, base); got != c.want {
+				t.Fatalf("frameInterval = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestPaceFramedTracksHowLongAStreamIsFast(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	for _, c := range []struct {
+		name   string
+		frames []int // milliseconds after t0
+		fresh  []int // lines new to each frame
+		since  time.Time
+	}{
+		{"slow frames", []int{0, 50, 100}, []int{1, 2, 0}, time.Time{}},
+		{"fast from the second frame", []int{0, 50, 100, 150}, []int{1, 5, 3, 9}, at(50)},
+		{"a slow frame starts over", []int{0, 50, 100, 150}, []int{5, 5, 1, 5}, at(150)},
+		{"a pause starts over", []int{0, 50, 900, 950}, []int{5, 5, 5, 5}, at(900)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var p pace
+			for i, ms := range c.frames {
+				p.framed(at(ms), c.fresh[i])
+			}
+			if !p.fastSince.Equal(c.since) || !p.lastFrame.Equal(at(c.frames[len(c.frames)-1])) {
+				t.Fatalf("fastSince %v, lastFrame %v; want %v, %v", p.fastSince, p.lastFrame, c.since, at(c.frames[len(c.frames)-1]))
+			}
+		})
+	}
+}
+
+func TestFreshLines(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		prev, cur []string
+		want      int
+	}{
+		{"the first frame", nil, []string{"a", "b"}, 2},
+		{"nothing changed", []string{"a", "b", "c"}, []string{"a", "b", "c"}, 0},
+		{"scrolled by two", []string{"a", "b", "c", "d"}, []string{"c", "d", "e", "f"}, 2},
+		{"the last line grew", []string{"a", "b", "c"}, []string{"a", "b", "cd"}, 1},
+		{"blank lines are not new", []string{"a", "", "b"}, []string{"b", "", "c"}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := freshLines(c.prev, c.cur); got != c.want {
+				t.Fatalf("freshLines = %d, want %d", got, c.want)
+			}
+		})
+	}
+}
+
 // While a frame is pending the model does not wait for the next change
 // signal (the frame's pull covers it); the frame waits again. A spinner
 // step during a pending frame lays nothing out: the frame shows it.

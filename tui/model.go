@@ -94,8 +94,9 @@ type Model struct {
 
 	framePending bool
 	frameCost    time.Duration // what the last frame's layout took
-	lastFrame    time.Time     // when the last frame was laid out
-	lastKey      time.Time     // when the last key was pressed
+	pace         pace          // what the frame interval is decided from (frame.go)
+	shown        []string      // the transcript window's lines in the last frame
+	fresh        int           // how many of them the frame before did not show
 	ticking      bool
 	spinIdx      int
 	olderAsked   string // oldest row key when LoadOlder was last called
@@ -225,8 +226,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		start := time.Now()
 		m.pull()
 		cmds = append(cmds, m.listen(), m.refresh(), m.startTicking(), m.searchOlderArrived())
-		m.lastFrame = time.Now()
-		m.frameCost = m.lastFrame.Sub(start)
+		now := time.Now()
+		m.pace.framed(now, m.fresh)
+		m.frameCost = now.Sub(start)
 	case tickMsg:
 		m.ticking = false
 		m.spinIdx++
@@ -302,7 +304,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// the start still waiting for its window; any key may ask for the
 		// next page again after one went wrong.
 		m.forwardAsked, m.goStart = false, false
-		m.lastKey = time.Now()
+		m.pace.lastKey = time.Now()
 		cmds = append(cmds, m.handleKey(msg))
 	default:
 		// Cursor blink and other textarea internals.
