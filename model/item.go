@@ -123,6 +123,12 @@ func decodeValidItem(raw []byte) (*Item, error) {
 		}
 		it.fields[k] = json.RawMessage(v)
 		switch k {
+		case "text":
+			// Decoded once here rather than by every Text call: a
+			// completed answer's text is read each frame it is drawn.
+			if t, ok := unquote(v); ok {
+				it.fields[k] = NewStr(t)
+			}
 		case "itemId":
 			str(k, v, &it.ID)
 			seen[0] = true
