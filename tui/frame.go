@@ -192,6 +192,7 @@ func (m *Model) refresh() tea.Cmd {
 		diagnostics: len(m.diag.entries), diagErrors: m.diag.errors > 0,
 	}, w)
 	var b strings.Builder
+	b.Grow(len(m.frame) + len(m.frame)/4) // about the last frame's size: no regrowth
 	for _, l := range banners {
 		b.WriteString(l)
 		b.WriteByte('\n')
