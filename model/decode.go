@@ -179,7 +179,7 @@ func DecodeNotification(method string, params json.RawMessage) (*Event, error) {
 func decodeNotification(method string, params json.RawMessage, valid bool) (*Event, error) {
 	durable, known := IsDurable(method)
 	params = bytes.TrimSpace(params)
-	if !valid && len(params) > 0 && !json.Valid(params) {
+	if !valid && len(params) > 0 && !validJSON(params) {
 		return nil, frameErr(method, "params are not valid JSON")
 	}
 	if method == MethodHeartbeat {

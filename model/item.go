@@ -85,7 +85,7 @@ type Item struct {
 // a member of the wrong type is an upstream_frame_error. The item's raw
 // members alias raw, which must not be modified afterwards.
 func DecodeItem(raw []byte) (*Item, error) {
-	if !json.Valid(raw) {
+	if !validJSON(raw) {
 		return nil, frameErr("", "item is not valid JSON")
 	}
 	return decodeValidItem(raw)

@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -19,7 +18,7 @@ func DecodePage(raw []byte) (*Page, error) { return decodePage(raw, false) }
 func (f *Frame) Page() (*Page, error) { return decodePage(f.Result, f.valid) }
 
 func decodePage(raw []byte, valid bool) (*Page, error) {
-	if !valid && !json.Valid(raw) {
+	if !valid && !validJSON(raw) {
 		return nil, errors.New("not valid JSON")
 	}
 	var p Page

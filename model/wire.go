@@ -40,7 +40,7 @@ func (f *Frame) IsResponse() bool {
 // upstream_frame_error. The Frame's raw members alias raw: do not reuse the
 // buffer while the Frame (or an Event decoded from it) is in use.
 func ParseFrame(raw []byte) (*Frame, error) {
-	if !json.Valid(raw) {
+	if !validJSON(raw) {
 		return nil, frameErr("", "malformed frame: not valid JSON")
 	}
 	f, err := parseValidFrame(raw)
