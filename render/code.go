@@ -46,7 +46,7 @@ func (r *Renderer) codeLines(src string, limit int) (out string, ok bool) {
 	if style == nil {
 		style = styles.Fallback
 	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	it, err := chroma.Coalesce(withFastRules(lexer)).Tokenise(nil, code)
 	if err != nil {
 		return "", false
 	}
