@@ -44,14 +44,20 @@ func (r *Renderer) glamourMeasured(fast bool, src string, width int) (string, er
 		}
 		return render(src, width)
 	}
+	batched := make([]string, len(parts))
+	done := make([]bool, len(parts))
+	if fast {
+		r.batchProse(parts, width, batched, done)
+	}
 	var b strings.Builder
 	for i, p := range parts {
 		key := width
 		if p.code && width > ProseMeasure {
 			key = -width
 		}
-		out, ok := "", false
+		out, ok := batched[i], done[i]
 		switch {
+		case ok:
 		case fast && p.code:
 			out, ok = r.codeLines(p.text, wrapFor(key)-fitSlack)
 		case fast:
