@@ -34,11 +34,13 @@ type fastLexer struct {
 }
 
 // fastRule is one compiled rule, its index in its state and the
-// characters a match of it can start with (nil: any).
+// characters a match of it can start with (nil: any), with the ASCII ones
+// looked up once.
 type fastRule struct {
 	*chroma.CompiledRule
 	index int
 	first *syntax.Prefix
+	ascii [2]uint64 // bit c: a match may start with byte c < 128
 }
 
 // rulesSpy is where the copy's emitters put the compiled rules.
@@ -128,6 +130,7 @@ func newFastLexer(l chroma.Lexer) *fastLexer {
 		fr := make([]fastRule, len(rules))
 		for i, r := range rules {
 			fr[i] = fastRule{CompiledRule: r, index: i, first: firstChars(r)}
+			fr[i].ascii = fr[i].asciiStarts()
 		}
 		f.rules[state] = fr
 	}
@@ -153,8 +156,28 @@ func firstChars(r *chroma.CompiledRule) *syntax.Prefix {
 	return code.FcPrefix
 }
 
+// asciiStarts is the set of ASCII characters a match may start with.
+func (r *fastRule) asciiStarts() [2]uint64 {
+	var set [2]uint64
+	for c := range rune(128) {
+		if r.mayStartSlow(c) {
+			set[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return set
+}
+
 // mayStart reports whether a match of the rule can start with ch.
 func (r *fastRule) mayStart(ch rune) bool {
+	if ch >= 0 && ch < 128 {
+		return r.ascii[ch>>6]&(1<<(ch&63)) != 0
+	}
+	return r.mayStartSlow(ch)
+}
+
+// mayStartSlow is mayStart as regexp2 decides it: the character, lower
+// case for a case-insensitive set, is in the rule's first characters.
+func (r *fastRule) mayStartSlow(ch rune) bool {
 	if r.first == nil {
 		return true
 	}
