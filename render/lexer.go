@@ -308,9 +308,10 @@ func (s *fastState) match(rules []fastRule) (*fastRule, []string, map[string]str
 		if m == nil || err != nil || m.Index != s.Pos {
 			continue
 		}
-		groups := []string{}
-		named := map[string]string{}
-		for _, g := range m.Groups() {
+		gs := m.Groups()
+		groups := make([]string, 0, len(gs))
+		named := make(map[string]string, len(gs))
+		for _, g := range gs {
 			named[g.Name] = g.String()
 			groups = append(groups, g.String())
 		}
