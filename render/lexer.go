@@ -63,24 +63,29 @@ func (e spyEmitter) Emit(groups []string, state *chroma.LexerState) chroma.Itera
 	return e.Emitter.Emit(groups, state)
 }
 
-// fastLexers remembers the fast form of each lexer (nil when it has none).
+// fastLexers remembers the fast form of each regex lexer (nil when it has
+// none).
 var fastLexers = struct {
 	mu gosync.Mutex
-	m  map[chroma.Lexer]*fastLexer
-}{m: map[chroma.Lexer]*fastLexer{}}
+	m  map[*chroma.RegexLexer]*fastLexer
+}{m: map[*chroma.RegexLexer]*fastLexer{}}
 
 // withFastRules returns l's fast form, or l when it has none (a lexer that
 // is not a plain regex lexer).
 func withFastRules(l chroma.Lexer) chroma.Lexer {
+	rl, ok := l.(*chroma.RegexLexer)
+	if !ok {
+		return l
+	}
 	fastLexers.mu.Lock()
 	defer fastLexers.mu.Unlock()
-	f, ok := fastLexers.m[l]
+	f, ok := fastLexers.m[rl]
 	if !ok {
 		if len(fastLexers.m) >= maxLexerNames {
 			clear(fastLexers.m)
 		}
-		f = newFastLexer(l)
-		fastLexers.m[l] = f
+		f = newFastLexer(rl)
+		fastLexers.m[rl] = f
 	}
 	if f == nil {
 		return l
@@ -91,12 +96,14 @@ func withFastRules(l chroma.Lexer) chroma.Lexer {
 // spyProbe is lexed once by a new copy so that some emitter runs.
 const spyProbe = "x = 1 // y\n"
 
-// newFastLexer builds the fast form of l, or nil.
-func newFastLexer(l chroma.Lexer) *fastLexer {
-	rl, ok := l.(*chroma.RegexLexer)
-	if !ok {
-		return nil
-	}
+// newFastLexer builds the fast form of rl, or nil (a lexer whose rules do
+// not build, or whose probe runs no emitter or panics).
+func newFastLexer(rl *chroma.RegexLexer) (f *fastLexer) {
+	defer func() {
+		if recover() != nil {
+			f = nil
+		}
+	}()
 	raw, err := rl.Rules()
 	if err != nil {
 		return nil
@@ -125,7 +132,7 @@ func newFastLexer(l chroma.Lexer) *fastLexer {
 	if compiled == nil {
 		return nil
 	}
-	f := &fastLexer{RegexLexer: cp, compiled: *compiled, rules: map[string][]fastRule{}}
+	f = &fastLexer{RegexLexer: cp, compiled: *compiled, rules: map[string][]fastRule{}}
 	for state, rules := range *compiled {
 		fr := make([]fastRule, len(rules))
 		for i, r := range rules {

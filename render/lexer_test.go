@@ -124,3 +124,30 @@ func TestFastLexerTaken(t *testing.T) {
 		})
 	}
 }
+
+// TestFastLexerMatchesChromaEveryLexer: every lexer chroma has tokenises
+// a few lines of several languages' constructs through its fast form as
+// chroma does, and most lexers have one.
+func TestFastLexerMatchesChromaEveryLexer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	const text = "x = 1 // c\n/* d */ \"s\\\"\" 'c' `r` <a href=\"u\">t</a>\n# h\n  - item: [1, 2.5e3]\nfunc f() { return nil }\n$X ${y} @z %w\n"
+	fast := 0
+	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		t.Run(l.Config().Name, func(t *testing.T) {
+			if l.Config().Name == "Jungle" {
+				t.Skip("chroma's own Jungle lexer never ends on some prefixes of the text")
+			}
+			if _, ok := withFastRules(l).(*fastLexer); ok {
+				fast++
+			}
+			for i := range len(text) + 1 {
+				requireSameTokens(t, l, text[:i])
+			}
+		})
+	}
+	if fast < len(lexers.GlobalLexerRegistry.Lexers)*3/4 {
+		t.Fatalf("only %d of %d lexers have a fast form", fast, len(lexers.GlobalLexerRegistry.Lexers))
+	}
+}
