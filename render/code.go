@@ -46,7 +46,7 @@ func (r *Renderer) codeLines(src string, limit int) (out string, ok bool) {
 	if style == nil {
 		style = styles.Fallback
 	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	it, err := chroma.Coalesce(withFastRules(lexer)).Tokenise(nil, code)
 	if err != nil {
 		return "", false
 	}
@@ -66,14 +66,15 @@ func (r *Renderer) codeLines(src string, limit int) (out string, ok bool) {
 	}
 	for token := it(); token != chroma.EOF; token = it() {
 		esc := theme.escape(token.Type)
-		for i, part := range strings.Split(token.Value, "\n") {
-			if i > 0 && !endLine() {
+		piece := 0 // pieces after the first start a new line
+		for part := range strings.SplitSeq(token.Value, "\n") {
+			if piece++; piece > 1 && !endLine() {
 				return "", false
 			}
 			if part == "" {
 				continue
 			}
-			if i > 0 && !theme.resumes[esc] {
+			if piece > 1 && !theme.resumes[esc] {
 				return "", false // glamour takes the style up again in another form
 			}
 			line.WriteString(esc)

@@ -44,14 +44,20 @@ func (r *Renderer) glamourMeasured(fast bool, src string, width int) (string, er
 		}
 		return render(src, width)
 	}
+	batched := make([]string, len(parts))
+	done := make([]bool, len(parts))
+	if fast {
+		r.batchProse(parts, width, batched, done)
+	}
 	var b strings.Builder
 	for i, p := range parts {
 		key := width
 		if p.code && width > ProseMeasure {
 			key = -width
 		}
-		out, ok := "", false
+		out, ok := batched[i], done[i]
 		switch {
+		case ok:
 		case fast && p.code:
 			out, ok = r.codeLines(p.text, wrapFor(key)-fitSlack)
 		case fast:
@@ -84,12 +90,14 @@ type mdPart struct {
 
 // splitFences cuts src around its top-level fenced code blocks: a fence
 // line at column 0 that starts the source or follows a blank line opens
-// one, and the matching fence (or the end) closes it.
+// one, and the matching fence (or the end) closes it. Any other fence
+// (indented, or right after a line of text) keeps what follows in the
+// prose until it closes.
 func splitFences(src string) []mdPart {
 	var parts []mdPart
 	start := 0
-	var fenceChar byte
-	fenceLen := 0
+	var fenceChar, inner byte
+	fenceLen, innerLen := 0, 0
 	prevBlank := true
 	flush := func(end int, code bool) {
 		if t := src[start:end]; strings.TrimSpace(t) != "" {
@@ -108,11 +116,17 @@ func splitFences(src string) []mdPart {
 		}
 		line := src[pos:end]
 		ch, n, rest := fenceMarker(line)
+		opens := n >= 3 && (ch == '~' || !strings.ContainsRune(rest, '`'))
 		switch {
-		case fenceChar == 0 && n >= 3 && prevBlank && line != "" && !startsIndented(line) &&
-			(ch == '~' || !strings.ContainsRune(rest, '`')):
+		case fenceChar == 0 && inner == 0 && opens && prevBlank && !startsIndented(line):
 			flush(pos, false)
 			fenceChar, fenceLen = ch, n
+		case fenceChar == 0 && inner == 0 && opens:
+			// A fence that interrupts a paragraph or is indented stays in
+			// the prose, and so do the fence lines inside it.
+			inner, innerLen = ch, n
+		case inner != 0 && ch == inner && n >= innerLen && strings.TrimSpace(rest) == "":
+			inner = 0
 		case fenceChar != 0 && ch == fenceChar && n >= fenceLen && strings.TrimSpace(rest) == "":
 			flush(next, true)
 			fenceChar = 0

@@ -51,6 +51,8 @@ func TestSplitFences(t *testing.T) {
 		{"open fence runs to the end", "a\n\n~~~\nx\n", []string{"a\n\n", "[~~~\nx\n]"}},
 		{"indented fence stays inside", "- item\n\n  ```\n  x\n  ```\n", []string{"- item\n\n  ```\n  x\n  ```\n"}},
 		{"fence right after text is not split", "a\n```\nx\n```\n", []string{"a\n```\nx\n```\n"}},
+		{"fence lines inside a fence after text", "a\n```\n\n```go\nx\n```\n\nb", []string{"a\n```\n\n```go\nx\n```\n\nb"}},
+		{"indented fence lines inside", "  ```\n\n```\n\n```\nx\n```\n", []string{"  ```\n\n```\n\n", "[```\nx\n```\n]"}},
 		{"longer closing fence needed", "````\n```\nx\n````\nz", []string{"[````\n```\nx\n````\n]", "z"}},
 	}
 	for _, c := range cases {
