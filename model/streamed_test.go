@@ -85,3 +85,24 @@ func TestCompletedItemKeepsItsStreamedText(t *testing.T) {
 		})
 	}
 }
+
+// An item/updated that repeats the streamed text shares the streamed value
+// with the copy it replaces; deltas after it extend the new copy only.
+func TestUpdatedItemSharesItsStreamedTextSafely(t *testing.T) {
+	s := fold(t,
+		frame(MethodItemStarted, 1, 0, item("m", KindAgentMessage, 1, "inProgress", `"text":""`)),
+		frame(MethodItemDelta, 2, -1, delta("m", "", "ab")),
+	)
+	before := s.Item("m")
+	mustApply(t, s, frame(MethodItemUpdated, 3, 1, item("m", KindAgentMessage, 2, "inProgress", `"text":"ab"`)))
+	mustApply(t, s, frame(MethodItemDelta, 4, -1, delta("m", "", "c")))
+	if got := s.Item("m").Text(); got != "abc" {
+		t.Fatalf("text after the update and a delta %q, want abc", got)
+	}
+	if _, kept := s.Item("m").fields["text"].(*Str); !kept {
+		t.Fatal("the update did not keep the streamed value")
+	}
+	if got := before.Text(); got != "ab" {
+		t.Fatalf("the replaced copy's text changed to %q", got)
+	}
+}
