@@ -126,8 +126,8 @@ func decodeValidItem(raw []byte) (*Item, error) {
 		case "text":
 			// Decoded once here rather than by every Text call: a
 			// completed answer's text is read each frame it is drawn.
-			if t, ok := unquote(v); ok {
-				it.fields[k] = NewStr(t)
+			if t, ok := unquoteStr(v); ok {
+				it.fields[k] = t
 			}
 		case "itemId":
 			str(k, v, &it.ID)

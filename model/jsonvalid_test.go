@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -56,4 +57,40 @@ func BenchmarkValidDeltaFrame(b *testing.B) {
 			}
 		})
 	}
+}
+
+func TestUnquoteStrAgreesWithEncodingJSON(t *testing.T) {
+	// Values from checked frames: strings decode as encoding/json decodes
+	// them, anything else is not a string.
+	for _, c := range []string{`""`, `"plain"`, `"a\nb\tc\"d\\e\/f\bg\fh\ri"`, `"\u00e9\u2028"`, `"é中文"`, "\"\xff\"", `1`, `null`, `{"a":"b"}`} {
+		t.Run(c, func(t *testing.T) {
+			s, ok := unquoteStr([]byte(c))
+			var want string
+			err := json.Unmarshal([]byte(c), &want)
+			isString := c[0] == '"'
+			if ok != isString || ok && (err != nil || s.String() != want) {
+				t.Fatalf("unquoteStr(%q) = %q, %v; json.Unmarshal: %q, %v", c, s.String(), ok, want, err)
+			}
+		})
+	}
+}
+
+// FuzzUnquoteStr: a valid JSON string decodes as encoding/json decodes it.
+func FuzzUnquoteStr(f *testing.F) {
+	for _, s := range []string{`"a\nb"`, `"\u00e9"`, "\"\xff\"", `"\"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, d []byte) {
+		d = bytes.TrimSpace(d) // a member's value comes without white space
+		if !json.Valid(d) || len(d) == 0 || d[0] != '"' {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(d, &want); err != nil {
+			t.Fatal(err)
+		}
+		if s, ok := unquoteStr(d); !ok || s.String() != want {
+			t.Fatalf("unquoteStr(%q) = %q, %v; want %q", d, s.String(), ok, want)
+		}
+	})
 }

@@ -208,6 +208,9 @@ func (s *State) applyItem(in *Item, completed bool, seq int64) {
 	}
 	it.held = it.ContentLen()
 	s.boundFullObject(it, seq)
+	if cur != nil && it.Cut == nil {
+		it.keepStreamed(cur)
+	}
 	s.held += int64(it.held)
 	if cur != nil {
 		s.held -= int64(cur.held)

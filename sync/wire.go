@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -148,8 +149,9 @@ func unauthorizedMsg(cred Credential) string {
 
 func (c *wsConn) readLoop() {
 	defer close(c.dead)
+	var buf bytes.Buffer
 	for {
-		typ, data, err := c.ws.ReadMessage()
+		typ, data, err := c.readFrame(&buf)
 		if err != nil {
 			c.err = err
 			c.Close()
@@ -166,6 +168,29 @@ func (c *wsConn) readLoop() {
 			return
 		}
 	}
+}
+
+// keptReadBuffer is the largest read buffer readFrame keeps between
+// frames; one grown by a larger frame (a snapshot, a completed long
+// message) is dropped rather than held for the connection's life.
+const keptReadBuffer = 64 << 10
+
+// readFrame reads the next message through buf and returns a copy of
+// exactly its size: a frame outlives the read (an Event keeps its params),
+// and a whole-message read would start every frame at 512 bytes, twice a
+// typical delta frame.
+func (c *wsConn) readFrame(buf *bytes.Buffer) (int, []byte, error) {
+	typ, r, err := c.ws.NextReader()
+	if err != nil {
+		return typ, nil, err
+	}
+	buf.Reset()
+	_, err = buf.ReadFrom(r)
+	data := bytes.Clone(buf.Bytes())
+	if buf.Cap() > keptReadBuffer {
+		*buf = bytes.Buffer{}
+	}
+	return typ, data, err
 }
 
 func (c *wsConn) writeLoop() {
