@@ -1,7 +1,7 @@
 package model
 
 // validJSON reports whether d is one JSON value, exactly as json.Valid does,
-// in a single pass that costs about a third of json.Valid's: every frame
+// in a single pass that costs about half of json.Valid's: every frame
 // a client reads is checked, and most of a stream's bytes are the text
 // inside delta strings, which this walks with a tight loop instead of
 // json.Valid's per-byte state function.
@@ -62,17 +62,9 @@ func validObject(d []byte, i, depth int) (int, bool) {
 		if i, ok = validValue(d, skipWS(d, i+1), depth); !ok {
 			return 0, false
 		}
-		i = skipWS(d, i)
-		if i >= len(d) {
-			return 0, false
-		}
-		switch d[i] {
-		case ',':
-			i = skipWS(d, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return 0, false
+		var more bool
+		if i, more, ok = nextElement(d, i, '}'); !ok || !more {
+			return i, ok
 		}
 	}
 }
@@ -86,23 +78,30 @@ func validArray(d []byte, i, depth int) (int, bool) {
 		return i + 1, true
 	}
 	for {
-		var ok bool
+		var ok, more bool
 		if i, ok = validValue(d, i, depth); !ok {
 			return 0, false
 		}
-		i = skipWS(d, i)
-		if i >= len(d) {
-			return 0, false
-		}
-		switch d[i] {
-		case ',':
-			i = skipWS(d, i+1)
-		case ']':
-			return i + 1, true
-		default:
-			return 0, false
+		if i, more, ok = nextElement(d, i, ']'); !ok || !more {
+			return i, ok
 		}
 	}
+}
+
+// nextElement reads what follows an element of an object or array: a
+// comma (more: the next element starts at i) or the closing bracket (i is
+// just past it).
+func nextElement(d []byte, i int, closing byte) (next int, more, ok bool) {
+	i = skipWS(d, i)
+	switch {
+	case i >= len(d):
+		return 0, false, false
+	case d[i] == ',':
+		return skipWS(d, i+1), true, true
+	case d[i] == closing:
+		return i + 1, false, true
+	}
+	return 0, false, false
 }
 
 // validString checks the string starting at d[i] (a quote): no control
