@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 )
 
@@ -138,7 +139,10 @@ func fillApproval(a *Approval) {
 		Summary    json.RawMessage   `json:"summary"`
 		Options    []json.RawMessage `json:"options"`
 	}
-	if json.Unmarshal(a.Params, &p) != nil {
+	// A member of the wrong type (options not an array) leaves that member
+	// empty; encoding/json still fills the others.
+	var typeErr *json.UnmarshalTypeError
+	if err := json.Unmarshal(a.Params, &p); err != nil && !errors.As(err, &typeErr) {
 		return
 	}
 	if a.ApprovalID == "" {
