@@ -41,15 +41,16 @@ const fastStreamLines = 3
 // down, so that a short burst ends on screen at the full rate.
 const fastStreamAfter = time.Second
 
-// keyQuiet is how long after a key frames keep the full rate.
-const keyQuiet = time.Second
+// inputQuiet is how long after a key or a wheel step frames keep the
+// full rate.
+const inputQuiet = time.Second
 
 // pace is what the frame interval is decided from: when the last frame
-// was laid out, when the last key was pressed, and since when every frame
-// of a steady stream has brought fastStreamLines new lines or more (zero:
-// the last one did not).
+// was laid out, when the user last typed or scrolled, and since when
+// every frame of a steady stream has brought fastStreamLines new lines or
+// more (zero: the last one did not).
 type pace struct {
-	lastFrame, lastKey, fastSince time.Time
+	lastFrame, lastInput, fastSince time.Time
 }
 
 // frameDelay is how long to wait before the next frame: the interval the
@@ -68,7 +69,7 @@ func (m *Model) frameDelay() time.Duration {
 // frameInterval is base, steadyFrameInterval while a stream runs steadily,
 // or fastFrameInterval once it has also been fast for fastStreamAfter.
 func frameInterval(now time.Time, p pace, base time.Duration) time.Duration {
-	if !steadyStream(now, p.lastFrame, p.lastKey, base) {
+	if !steadyStream(now, p.lastFrame, p.lastInput, base) {
 		return base
 	}
 	if !p.fastSince.IsZero() && now.Sub(p.fastSince) >= fastStreamAfter {
@@ -77,12 +78,13 @@ func frameInterval(now time.Time, p pace, base time.Duration) time.Duration {
 	return max(base, steadyFrameInterval)
 }
 
-// steadyStream reports whether changes arrive steadily with no key
-// pressed lately: the last frame was at most two intervals ago (one frame
-// followed the one before without a pause) and the last key at least
-// keyQuiet ago. The first change after a pause is drawn at the full rate.
-func steadyStream(now, lastFrame, lastKey time.Time, interval time.Duration) bool {
-	return !lastFrame.IsZero() && now.Sub(lastFrame) <= 2*interval && now.Sub(lastKey) >= keyQuiet
+// steadyStream reports whether changes arrive steadily with no input
+// lately: the last frame was at most two intervals ago (one frame
+// followed the one before without a pause) and the last key or wheel
+// step at least inputQuiet ago. The first change after a pause is drawn
+// at the full rate.
+func steadyStream(now, lastFrame, lastInput time.Time, interval time.Duration) bool {
+	return !lastFrame.IsZero() && now.Sub(lastFrame) <= 2*interval && now.Sub(lastInput) >= inputQuiet
 }
 
 // framed records a frame laid out at now whose transcript window
@@ -91,7 +93,7 @@ func (p *pace) framed(now time.Time, fresh int) {
 	switch {
 	case fresh < fastStreamLines:
 		p.fastSince = time.Time{}
-	case p.fastSince.IsZero() || !steadyStream(now, p.lastFrame, p.lastKey, fastFrameInterval):
+	case p.fastSince.IsZero() || !steadyStream(now, p.lastFrame, p.lastInput, fastFrameInterval):
 		p.fastSince = now
 	}
 	p.lastFrame = now

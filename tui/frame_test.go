@@ -11,19 +11,19 @@ func TestSteadyStream(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	const interval = 33 * time.Millisecond
 	for _, c := range []struct {
-		name               string
-		lastFrame, lastKey time.Time
-		want               bool
+		name                 string
+		lastFrame, lastInput time.Time
+		want                 bool
 	}{
 		{"no frame yet", time.Time{}, time.Time{}, false},
 		{"frames follow each other, no key", now.Add(-10 * time.Millisecond), time.Time{}, true},
 		{"two intervals since the last frame", now.Add(-2 * interval), time.Time{}, true},
 		{"a pause before this change", now.Add(-2*interval - time.Millisecond), time.Time{}, false},
 		{"a key just now", now.Add(-10 * time.Millisecond), now.Add(-100 * time.Millisecond), false},
-		{"a key a while ago", now.Add(-10 * time.Millisecond), now.Add(-keyQuiet), true},
+		{"a key a while ago", now.Add(-10 * time.Millisecond), now.Add(-inputQuiet), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := steadyStream(now, c.lastFrame, c.lastKey, interval); got != c.want {
+			if got := steadyStream(now, c.lastFrame, c.lastInput, interval); got != c.want {
 				t.Fatalf("steadyStream = %v, want %v", got, c.want)
 			}
 		})
@@ -44,7 +44,7 @@ func TestFrameInterval(t *testing.T) {
 		{"a steady stream", pace{lastFrame: recent}, steadyFrameInterval},
 		{"a steady stream fast for a moment", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter / 2)}, steadyFrameInterval},
 		{"a steady stream fast for a while", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter)}, fastFrameInterval},
-		{"a fast stream while typing", pace{lastFrame: recent, lastKey: now.Add(-100 * time.Millisecond), fastSince: now.Add(-5 * time.Second)}, base},
+		{"a fast stream while typing", pace{lastFrame: recent, lastInput: now.Add(-100 * time.Millisecond), fastSince: now.Add(-5 * time.Second)}, base},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := frameInterval(now, c.p, base); got != c.want {

@@ -252,6 +252,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dirty = true
 	case tea.MouseWheelMsg:
 		m.forwardAsked, m.goStart = false, false
+		m.pace.lastInput = time.Now()
 		if m.mouse && m.overlay != overlayNone {
 			m.scrollOverlay(msg)
 			m.dirty = true
@@ -304,7 +305,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// the start still waiting for its window; any key may ask for the
 		// next page again after one went wrong.
 		m.forwardAsked, m.goStart = false, false
-		m.pace.lastKey = time.Now()
+		m.pace.lastInput = time.Now()
 		cmds = append(cmds, m.handleKey(msg))
 	default:
 		// Cursor blink and other textarea internals.
