@@ -4,7 +4,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	gosync "sync"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/formatters"
@@ -25,8 +24,7 @@ import (
 //
 // It is safe for concurrent use.
 type codeFormatter struct {
-	mu     gosync.Mutex
-	themes map[*chroma.Style]*codeTheme
+	themes *memo[*chroma.Style, *codeTheme]
 }
 
 // codeTheme is one chroma style's escape sequences.
@@ -40,7 +38,7 @@ type codeTheme struct {
 const codeFormatterName = "lookout256"
 
 // highlighter is the formatter registered as codeFormatterName.
-var highlighter = &codeFormatter{themes: map[*chroma.Style]*codeTheme{}}
+var highlighter = &codeFormatter{themes: newMemo[*chroma.Style, *codeTheme](maxCodeThemes)}
 
 func init() {
 	formatters.Register(codeFormatterName, highlighter)
@@ -50,14 +48,11 @@ func init() {
 const maxCodeThemes = 16
 
 func (f *codeFormatter) theme(style *chroma.Style) *codeTheme {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if t, ok := f.themes[style]; ok {
-		return t
-	}
-	if len(f.themes) >= maxCodeThemes {
-		clear(f.themes)
-	}
+	return f.themes.get(style, newCodeTheme)
+}
+
+// newCodeTheme works out style's escape table.
+func newCodeTheme(style *chroma.Style) *codeTheme {
 	b := style.Builder()
 	bg := b.Get(chroma.Background)
 	bg.Background = 0
@@ -75,7 +70,6 @@ func (f *codeFormatter) theme(style *chroma.Style) *codeTheme {
 			t.resumes[esc] = resumesAsIs(esc)
 		}
 	}
-	f.themes[style] = t
 	return t
 }
 

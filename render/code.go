@@ -2,7 +2,6 @@ package render
 
 import (
 	"strings"
-	gosync "sync"
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
@@ -93,28 +92,13 @@ func (r *Renderer) codeLines(src string, limit int) (out string, ok bool) {
 // lexerNames memoises lexers.Get, which for a name it does not know (or
 // none, the usual bare fence) tries every lexer's filename patterns: a
 // few milliseconds, on every render of such a block.
-var lexerNames = struct {
-	mu gosync.Mutex
-	m  map[string]chroma.Lexer
-}{m: map[string]chroma.Lexer{}}
+var lexerNames = newMemo[string, chroma.Lexer](maxLexerNames)
 
 // maxLexerNames bounds the names remembered (they come from the text).
 const maxLexerNames = 256
 
 // lexerNamed is lexers.Get(name), nil included, remembered.
-func lexerNamed(name string) chroma.Lexer {
-	lexerNames.mu.Lock()
-	defer lexerNames.mu.Unlock()
-	if l, ok := lexerNames.m[name]; ok {
-		return l
-	}
-	if len(lexerNames.m) >= maxLexerNames {
-		clear(lexerNames.m)
-	}
-	l := lexers.Get(name)
-	lexerNames.m[name] = l
-	return l
-}
+func lexerNamed(name string) chroma.Lexer { return lexerNames.get(name, lexers.Get) }
 
 // codeMargin is the document margin glamour puts before every line of a
 // code block, tidied, worked out once per theme by rendering a probe

@@ -2,7 +2,6 @@ package render
 
 import (
 	"strings"
-	gosync "sync"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
@@ -65,10 +64,7 @@ func (e spyEmitter) Emit(groups []string, state *chroma.LexerState) chroma.Itera
 
 // fastLexers remembers the fast form of each regex lexer (nil when it has
 // none).
-var fastLexers = struct {
-	mu gosync.Mutex
-	m  map[*chroma.RegexLexer]*fastLexer
-}{m: map[*chroma.RegexLexer]*fastLexer{}}
+var fastLexers = newMemo[*chroma.RegexLexer, *fastLexer](maxLexerNames)
 
 // withFastRules returns l's fast form, or l when it has none (a lexer that
 // is not a plain regex lexer).
@@ -77,16 +73,7 @@ func withFastRules(l chroma.Lexer) chroma.Lexer {
 	if !ok {
 		return l
 	}
-	fastLexers.mu.Lock()
-	defer fastLexers.mu.Unlock()
-	f, ok := fastLexers.m[rl]
-	if !ok {
-		if len(fastLexers.m) >= maxLexerNames {
-			clear(fastLexers.m)
-		}
-		f = newFastLexer(rl)
-		fastLexers.m[rl] = f
-	}
+	f := fastLexers.get(rl, newFastLexer)
 	if f == nil {
 		return l
 	}
