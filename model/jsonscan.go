@@ -152,48 +152,6 @@ func unquote(raw []byte) (string, bool) {
 	return s, true
 }
 
-// unquoteStr decodes a raw JSON string value into a Str with one copy:
-// the usual escapes are read in place; a \u escape or a byte that is not
-// UTF-8 (which decoding replaces) goes through the decoder. raw is a value
-// from a checked frame; ok is false when it is not a string.
-func unquoteStr(raw []byte) (*Str, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return nil, false
-	}
-	in := raw[1 : len(raw)-1]
-	b := make([]byte, 0, len(in))
-	for i := 0; i < len(in); i++ {
-		c := in[i]
-		switch {
-		case c == '\\' && i+1 < len(in):
-			if c = unescaped(in[i+1]); c == 0 {
-				return decodeStr(raw)
-			}
-			i++
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(in[i:])
-			if r == utf8.RuneError && size == 1 {
-				return decodeStr(raw)
-			}
-			b = append(b, in[i:i+size]...)
-			i += size - 1
-			continue
-		case c < 0x20 || c == '"' || c == '\\':
-			return decodeStr(raw)
-		}
-		b = append(b, c)
-	}
-	return &Str{b: b}, true
-}
-
-func decodeStr(raw []byte) (*Str, bool) {
-	s, ok := unquote(raw)
-	if !ok {
-		return nil, false
-	}
-	return NewStr(s), true
-}
-
 func parseInt(raw []byte) (int64, bool) {
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	return n, err == nil

@@ -75,7 +75,8 @@ func TestUnquoteStrAgreesWithEncodingJSON(t *testing.T) {
 	}
 }
 
-// FuzzUnquoteStr: a valid JSON string decodes as encoding/json decodes it.
+// FuzzUnquoteStr: a valid JSON string decodes, and compares, as
+// encoding/json decodes it.
 func FuzzUnquoteStr(f *testing.F) {
 	for _, s := range []string{`"a\nb"`, `"\u00e9"`, "\"\xff\"", `"\"`} {
 		f.Add([]byte(s))
@@ -91,6 +92,9 @@ func FuzzUnquoteStr(f *testing.F) {
 		}
 		if s, ok := unquoteStr(d); !ok || s.String() != want {
 			t.Fatalf("unquoteStr(%q) = %q, %v; want %q", d, s.String(), ok, want)
+		}
+		if !jsonStringEquals(d, want) || jsonStringEquals(d, want+"x") || want != "" && jsonStringEquals(d, want[1:]) {
+			t.Fatalf("jsonStringEquals(%q) disagrees with its decoding %q", d, want)
 		}
 	})
 }

@@ -116,3 +116,14 @@ func sharesBytes(v any, s *Str) bool {
 	x, ok := v.(*Str)
 	return ok && len(x.b) > 0 && len(s.b) > 0 && &x.b[0] == &s.b[0]
 }
+
+func TestJSONStringEqualsAllocatesNothing(t *testing.T) {
+	raw, s := []byte(`"line \"one\"\nline two ✓"`), "line \"one\"\nline two ✓"
+	if allocs := testing.AllocsPerRun(20, func() {
+		if !jsonStringEquals(raw, s) {
+			t.Fatal("not equal")
+		}
+	}); allocs != 0 {
+		t.Fatalf("comparing allocates %v times", allocs)
+	}
+}
