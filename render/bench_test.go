@@ -28,18 +28,25 @@ func benchAgent(b *testing.B, text string) *model.Item {
 	return it
 }
 
-// BenchmarkMarkdown2KBCold renders a finished 2 KB message that is not in
-// the item cache (the glamour renderer for the width already exists).
-func BenchmarkMarkdown2KBCold(b *testing.B) {
+// benchCold renders an agent message holding text at width again and
+// again, each time after the item cache forgot it (the glamour renderer
+// for the width already exists).
+func benchCold(b *testing.B, text string, width int) {
 	r := New(themes.Dark())
-	it := benchAgent(b, markdown2KB())
-	r.Item(it, 100, ItemOptions{})
+	it := benchAgent(b, text)
+	r.Item(it, width, ItemOptions{})
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		r.Forget(it.ID)
-		r.Item(it, 100, ItemOptions{})
+		r.Item(it, width, ItemOptions{})
 	}
+}
+
+// BenchmarkMarkdown2KBCold renders a finished 2 KB message that is not in
+// the item cache (the glamour renderer for the width already exists).
+func BenchmarkMarkdown2KBCold(b *testing.B) {
+	benchCold(b, markdown2KB(), 100)
 }
 
 // BenchmarkMarkdown2KBColdNewRenderer also pays for creating the Renderer
@@ -206,27 +213,11 @@ func BenchmarkStreamingCodeDelta(b *testing.B) {
 // (shared/bench/longmd.md) whole, not from the item cache: a long message
 // scrolled back to, or one that finished before it was seen streaming.
 func BenchmarkLongmdCold(b *testing.B) {
-	r := New(themes.Dark())
-	it := benchAgent(b, benchAnswer(b))
-	r.Item(it, 120, ItemOptions{})
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		r.Forget(it.ID)
-		r.Item(it, 120, ItemOptions{})
-	}
+	benchCold(b, benchAnswer(b), 120)
 }
 
 // BenchmarkBareCodeBlockCold renders a message holding a code block
 // without a language (chroma guesses one from the code).
 func BenchmarkBareCodeBlockCold(b *testing.B) {
-	r := New(themes.Dark())
-	it := benchAgent(b, "Output:\n\n```\nok  \tgithub.com/lookout-sh/lookout/render\t2.1s\nPASS\n```\n")
-	r.Item(it, 100, ItemOptions{})
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		r.Forget(it.ID)
-		r.Item(it, 100, ItemOptions{})
-	}
+	benchCold(b, "Output:\n\n```\nok  \tgithub.com/lookout-sh/lookout/render\t2.1s\nPASS\n```\n", 100)
 }
