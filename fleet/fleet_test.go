@@ -51,16 +51,25 @@ func TestDirectoryListsTheWholeFleet(t *testing.T) {
 	if err := a.Register(ctx, "s1", "running"); err != nil {
 		t.Fatal(err)
 	}
+	// A listing is read by a consumer on any of the bucket's replicas, which
+	// may not hold the last put yet: each member must come to list it.
 	for _, m := range []*fleet.Member{a, b} {
-		list, err := m.Sessions(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := []string{"s1@a:running", "s2@b:idle", "s3@a:idle"}
 		var got []string
-		for _, e := range list {
-			got = append(got, e.SessionID+"@"+e.HostID+":"+e.State)
+		for deadline := time.Now().Add(hosttest.Timeout); ; time.Sleep(20 * time.Millisecond) {
+			list, err := m.Sessions(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = got[:0]
+			for _, e := range list {
+				got = append(got, e.SessionID+"@"+e.HostID+":"+e.State)
+			}
+			if slices.Equal(got, want) || time.Now().After(deadline) {
+				break
+			}
 		}
-		if want := []string{"s1@a:running", "s2@b:idle", "s3@a:idle"}; !slices.Equal(got, want) {
+		if !slices.Equal(got, want) {
 			t.Fatalf("%s lists %v, want %v", m.HostID(), got, want)
 		}
 	}
@@ -152,6 +161,10 @@ func TestLiveFramesAreRelayedInOrder(t *testing.T) {
 			t.Error(err)
 		}
 	})
+	// b's interest reaches a's server over the cluster's routes some time
+	// after the subscribe: frames before that are not delivered (a replica
+	// reads such a gap from the journal). Probe until one arrives.
+	waitRelayed(t, a, "s1", got)
 	for i := range 100 {
 		if err := a.PublishLive("s1", fmt.Appendf(nil, `{"seq":%d}`, i)); err != nil {
 			t.Fatal(err)
@@ -168,6 +181,39 @@ func TestLiveFramesAreRelayedInOrder(t *testing.T) {
 			}
 		case <-time.After(hosttest.Timeout):
 			t.Fatalf("frame %d never came", i)
+		}
+	}
+}
+
+// waitRelayed publishes probes on sid's live subject from m until one
+// arrives on got, then drops the probes still on their way.
+func waitRelayed(t *testing.T, m *fleet.Member, sid string, got chan string) {
+	t.Helper()
+	const probe = `{"probe":true}`
+	deadline := time.After(hosttest.Timeout)
+	for arrived := false; !arrived; {
+		if err := m.PublishLive(sid, []byte(probe)); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case f := <-got:
+			if f != probe {
+				t.Fatalf("a frame %s came before any probe", f)
+			}
+			arrived = true
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("no probe was relayed")
+		}
+	}
+	for {
+		select {
+		case f := <-got:
+			if f != probe {
+				t.Fatalf("a frame %s came among the probes", f)
+			}
+		case <-time.After(100 * time.Millisecond):
+			return
 		}
 	}
 }
