@@ -169,11 +169,35 @@ func (t *transcript) decorate() {
 	track, bar := t.theme.Faint.Render("│"), t.theme.Accent.Render("┃")
 	for i := range t.lines {
 		if i >= top && i < top+thumb {
-			t.lines[i] += bar
+			t.lines[i] = withBar(t.lines[i], bar)
 		} else {
-			t.lines[i] += track
+			t.lines[i] = withBar(t.lines[i], track)
 		}
 	}
+}
+
+// withBar appends the scrollbar cell mark to line and draws the line's
+// trailing padding in the mark's style, which looks the same (a colour on
+// a space shows nothing) but spares the terminal writer real work: with a
+// cell at the end of the row that an erase cannot make, ultraviolet clears
+// a row that lost its text by moving the cursor next to the mark, and it
+// prices that move by spelling out every plain cell it would cross; cells
+// in another style than the cursor's end that at once (docs/performance.md,
+// "Where the time goes now"). Padding after an unclosed style is left as
+// it is, where a colour could show (as an underline's).
+func withBar(line, mark string) string {
+	body := strings.TrimRight(line, " ")
+	open := mark[:max(strings.IndexAny(mark, "│┃"), 0)] // the mark's style
+	if open == "" || len(body) == len(line) || !endsPlain(body) {
+		return line + mark
+	}
+	return body + open + line[len(body):] + mark[len(open):]
+}
+
+// endsPlain reports whether what follows s is drawn in the default style:
+// s has no escape sequence, or ends by resetting the style.
+func endsPlain(s string) bool {
+	return !strings.Contains(s, "\x1b") || strings.HasSuffix(s, "\x1b[m") || strings.HasSuffix(s, "\x1b[0m")
 }
 
 func (t *transcript) headerLine() string {
