@@ -3,6 +3,7 @@ package tui
 import (
 	"slices"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -29,6 +30,9 @@ func (m *Model) send() tea.Cmd {
 	m.comp.remember(text)
 	m.comp.clear()
 	m.tr.toBottom()
+	// Sending starts watching: the answer's frames need not keep the
+	// typing's full rate (the next key repaints at once anyway).
+	m.pace.lastInput = time.Time{}
 	src := m.src
 	return func() tea.Msg { src.Submit(text); return nil }
 }

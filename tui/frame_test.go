@@ -157,3 +157,32 @@ func runCmds(cmd tea.Cmd) (int, []tea.Msg) {
 	}
 	return n, msgs
 }
+
+// Typing keeps frames at the full rate; the Enter that sends the prompt
+// starts watching, so the answer's stream may slow the frames at once.
+func TestSendingReleasesTheFullRate(t *testing.T) {
+	f := newFake(t)
+	longSession(f, 1, 3)
+	m, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, k := range []string{"h", "i"} {
+		m.Update(keyMsg(k))
+	}
+	now := time.Now()
+	streaming := pace{lastFrame: now.Add(-10 * time.Millisecond), lastInput: m.pace.lastInput}
+	if got := frameInterval(now, streaming, DefaultFrameInterval); got != DefaultFrameInterval {
+		t.Fatalf("while typing the frame interval is %v, want the full rate %v", got, DefaultFrameInterval)
+	}
+	_, cmd := m.Update(keyMsg("enter"))
+	runCmds(cmd)
+	if calls := f.Calls(); len(calls) == 0 || calls[len(calls)-1] != "submit:hi" {
+		t.Fatalf("enter did not send the prompt: %v", calls)
+	}
+	streaming.lastInput = m.pace.lastInput
+	if got := frameInterval(now, streaming, DefaultFrameInterval); got != steadyFrameInterval {
+		t.Fatalf("after sending the frame interval is %v, want the steady stream's %v", got, steadyFrameInterval)
+	}
+}
