@@ -3,7 +3,6 @@ package render
 import (
 	"strings"
 
-	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -28,17 +27,9 @@ import (
 const fitSlack = 4
 
 // unwrapped returns the glamour renderer that neither wraps nor pads.
-func (r *Renderer) unwrapped() *glamour.TermRenderer {
+func (r *Renderer) unwrapped() *mdRenderer {
 	if r.flow == nil {
-		tr, err := glamour.NewTermRenderer(
-			glamour.WithStyles(r.theme.Markdown),
-			glamour.WithWordWrap(0),
-			glamour.WithChromaFormatter(codeFormatterName),
-		)
-		if err != nil {
-			return nil
-		}
-		r.flow = tr
+		r.flow = newMDRenderer(r.theme.Markdown, 0)
 	}
 	return r.flow
 }

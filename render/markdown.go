@@ -7,8 +7,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"charm.land/glamour/v2"
-
 	"github.com/lookout-sh/lookout/termtext"
 )
 
@@ -16,23 +14,16 @@ import (
 // width); resizing through many widths starts over rather than growing.
 const maxMarkdownRenderers = 8
 
-// termRenderer returns the glamour renderer for wrap width w, creating it
+// termRenderer returns the markdown renderer for wrap width w, creating it
 // once per (width, theme).
-func (r *Renderer) termRenderer(w int) *glamour.TermRenderer {
+func (r *Renderer) termRenderer(w int) *mdRenderer {
 	if tr, ok := r.md[w]; ok {
 		return tr
 	}
 	if len(r.md) >= maxMarkdownRenderers {
 		clear(r.md)
 	}
-	tr, err := glamour.NewTermRenderer(
-		glamour.WithStyles(r.theme.Markdown),
-		glamour.WithWordWrap(wrapFor(w)),
-		glamour.WithChromaFormatter(codeFormatterName),
-	)
-	if err != nil {
-		return nil
-	}
+	tr := newMDRenderer(r.theme.Markdown, wrapFor(w))
 	r.md[w] = tr
 	return tr
 }
@@ -88,7 +79,7 @@ func (r *Renderer) glamour(src string, key int) (string, error) {
 // inside it into an error so that a message it cannot handle is shown as
 // plain text instead of taking the program down; drop then forgets tr,
 // whose internal state is suspect.
-func (r *Renderer) render(tr *glamour.TermRenderer, src string, drop func()) (out string, err error) {
+func (r *Renderer) render(tr *mdRenderer, src string, drop func()) (out string, err error) {
 	if tr == nil {
 		return "", errNoRenderer
 	}

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/glamour/v2"
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/themes"
 )
@@ -51,9 +50,9 @@ const entriesPerItem = 4
 type Renderer struct {
 	theme    themes.Theme
 	items    map[string]*itemCache
-	md       map[int]*glamour.TermRenderer
-	flow     *glamour.TermRenderer // no wrap, no padding: see fit.go
-	margin   *string               // a code block line's margin, once known: see code.go
+	md       map[int]*mdRenderer
+	flow     *mdRenderer // no wrap, no padding: see fit.go
+	margin   *string     // a code block line's margin, once known: see code.go
 	clock    uint64
 	maxItems int
 	stats    Stats
@@ -100,7 +99,7 @@ func New(t themes.Theme) *Renderer {
 	return &Renderer{
 		theme:    t,
 		items:    make(map[string]*itemCache),
-		md:       make(map[int]*glamour.TermRenderer),
+		md:       make(map[int]*mdRenderer),
 		maxItems: DefaultMaxItems,
 	}
 }
