@@ -38,6 +38,12 @@ func (r *Renderer) unwrapped() *mdRenderer {
 // through the unwrapped renderer when that gives the same lines.
 func (r *Renderer) glamourFit(src string, key int) (string, error) {
 	if limit := wrapFor(key) - fitSlack; limit > 0 && mayFit(src, limit) {
+		if line, ok := r.plainParagraph(src); ok && fitsWithin(line, limit) {
+			return line, nil
+		}
+		if lines, ok := r.plainList(src); ok && fitsWithin(strings.Join(lines, "\n"), limit) {
+			return strings.Join(lines, "\n"), nil
+		}
 		if out, err := r.render(r.unwrapped(), src, func() { r.flow = nil }); err == nil && fitsWithin(out, limit) {
 			return out, nil
 		}
@@ -75,14 +81,20 @@ func (r *Renderer) rewrap(src string, width int, breakpoints string, lines int) 
 			return "", false
 		}
 	}
-	out, err := r.render(r.unwrapped(), src, func() { r.flow = nil })
-	if err != nil {
-		return "", false
-	}
 	var shown []string
-	for l := range strings.SplitSeq(out, "\n") {
-		if strings.TrimSpace(ansi.Strip(l)) != "" {
-			shown = append(shown, l)
+	if line, ok := r.plainParagraph(src); ok && lines == 1 && breakpoints == "" {
+		shown = []string{line}
+	} else if items, ok := r.plainList(src); ok && breakpoints == listBreakpoints {
+		shown = items
+	} else {
+		out, err := r.render(r.unwrapped(), src, func() { r.flow = nil })
+		if err != nil {
+			return "", false
+		}
+		for l := range strings.SplitSeq(out, "\n") {
+			if strings.TrimSpace(ansi.Strip(l)) != "" {
+				shown = append(shown, mergeRuns(tidyStyled(l)))
+			}
 		}
 	}
 	if len(shown) != lines {

@@ -302,3 +302,50 @@ func firstLine(s string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// mergeRuns joins runs of one style that glamour closes and opens again
+// at once (it styles each text segment of the parser on its own, so a
+// paragraph is a run per few words): a reset followed by the very
+// sequences in force before it is dropped. The line looks the same and
+// is shorter, and the lines of two renders that segmented the same text
+// differently become equal. line is tidied (tidyStyled).
+func mergeRuns(line string) string {
+	if strings.Count(line, "\x1b[m")+strings.Count(line, "\x1b[0m") < 2 {
+		return line
+	}
+	var b strings.Builder
+	b.Grow(len(line))
+	active, pending := "", "" // the sequences in force since the last reset; those not yet followed by text
+	for i := 0; i < len(line); {
+		if n := leadingSGR(line[i:]); n > 0 {
+			seq := line[i : i+n]
+			if seq == "\x1b[m" || seq == "\x1b[0m" {
+				pending = "\x1b[m"
+			} else {
+				pending += seq
+			}
+			i += n
+			continue
+		}
+		switch {
+		case pending == "":
+		case pending == "\x1b[m"+active && active != "":
+			// The same style again: keep the run going.
+		case strings.HasPrefix(pending, "\x1b[m"):
+			b.WriteString(pending)
+			active = pending[len("\x1b[m"):]
+		default:
+			b.WriteString(pending)
+			active += pending
+		}
+		pending = ""
+		j := i + 1
+		for j < len(line) && line[j] != 0x1b {
+			j++
+		}
+		b.WriteString(line[i:j])
+		i = j
+	}
+	b.WriteString(pending)
+	return b.String()
+}

@@ -107,3 +107,29 @@ func TestCellWidthMatchesAnsi(t *testing.T) {
 		}
 	}
 }
+
+func TestMergeRuns(t *testing.T) {
+	const text, bold = "\x1b[38;5;252m", "\x1b[38;5;252;1m"
+	for _, c := range []struct{ name, in, want string }{
+		{"two runs of one style", text + "Hello\x1b[m" + text + " world\x1b[m", text + "Hello world\x1b[m"},
+		{"many runs", text + "a\x1b[m" + text + "b\x1b[m" + text + "c\x1b[m", text + "abc\x1b[m"},
+		{"another style between", text + "a \x1b[m" + bold + "b\x1b[m" + text + " c\x1b[m", text + "a \x1b[m" + bold + "b\x1b[m" + text + " c\x1b[m"},
+		{"the long reset", text + "a\x1b[0m" + text + "b\x1b[m", text + "ab\x1b[m"},
+		{"stacked sequences", "\x1b[1m\x1b[31ma\x1b[m\x1b[1m\x1b[31mb\x1b[m", "\x1b[1m\x1b[31mab\x1b[m"},
+		{"stacked then partly", "\x1b[1m\x1b[31ma\x1b[m\x1b[31mb\x1b[m", "\x1b[1m\x1b[31ma\x1b[m\x1b[31mb\x1b[m"},
+		{"unstyled text between", text + "a\x1b[m " + text + "b\x1b[m", text + "a\x1b[m " + text + "b\x1b[m"},
+		{"a hyperlink between", text + "a\x1b[m\x1b]8;;u\x07" + text + "b\x1b[m\x1b]8;;\x07", text + "a\x1b[m\x1b]8;;u\x07" + text + "b\x1b[m\x1b]8;;\x07"},
+		{"one run", text + "a\x1b[m", text + "a\x1b[m"},
+		{"no style", "plain", "plain"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := mergeRuns(c.in)
+			if got != c.want {
+				t.Fatalf("mergeRuns(%q) = %q, want %q", c.in, got, c.want)
+			}
+			if ansi.Strip(got) != ansi.Strip(c.in) {
+				t.Fatalf("the text changed: %q", ansi.Strip(got))
+			}
+		})
+	}
+}

@@ -53,7 +53,7 @@ func (r *Renderer) markdownWith(fast bool, src string, width int) []string {
 	lines := make([]string, 0, len(raw))
 	blank := false
 	for _, l := range raw {
-		l = tidyStyled(l)
+		l = mergeRuns(tidyStyled(l))
 		if strings.TrimSpace(ansi.Strip(l)) == "" {
 			// Runs of blank lines collapse to one: glamour's spacing after
 			// some blocks differs from the one blank line streamed chunks

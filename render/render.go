@@ -51,8 +51,9 @@ type Renderer struct {
 	theme    themes.Theme
 	items    map[string]*itemCache
 	md       map[int]*mdRenderer
-	flow     *mdRenderer // no wrap, no padding: see fit.go
-	margin   *string     // a code block line's margin, once known: see code.go
+	flow     *mdRenderer   // no wrap, no padding: see fit.go
+	margin   *string       // a code block line's margin, once known: see code.go
+	inline   *inlineStyles // how glamour styles a plain paragraph's spans, once known: see prose.go
 	clock    uint64
 	maxItems int
 	stats    Stats
@@ -111,7 +112,7 @@ func (r *Renderer) SetTheme(t themes.Theme) {
 	clear(r.items)
 	clear(r.md)
 	clear(r.pendRows)
-	r.flow, r.margin = nil, nil
+	r.flow, r.margin, r.inline = nil, nil, nil
 }
 
 // Theme returns the theme in use.
