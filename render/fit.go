@@ -38,11 +38,8 @@ func (r *Renderer) unwrapped() *mdRenderer {
 // through the unwrapped renderer when that gives the same lines.
 func (r *Renderer) glamourFit(src string, key int) (string, error) {
 	if limit := wrapFor(key) - fitSlack; limit > 0 && mayFit(src, limit) {
-		if line, ok := r.plainParagraph(src); ok && fitsWithin(line, limit) {
-			return line, nil
-		}
-		if lines, ok := r.plainList(src); ok && fitsWithin(strings.Join(lines, "\n"), limit) {
-			return strings.Join(lines, "\n"), nil
+		if out, ok := r.plainBlocks(src); ok && fitsWithin(out, limit) {
+			return out, nil
 		}
 		if out, err := r.render(r.unwrapped(), src, func() { r.flow = nil }); err == nil && fitsWithin(out, limit) {
 			return out, nil

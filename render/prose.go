@@ -37,7 +37,10 @@ type inlineStyles struct {
 	open   [inlineKinds]string
 	bullet string // a bullet list item's mark, in text style ("" when the probe failed)
 	enum   string // what follows an ordered item's number (the same)
-	ok     bool
+	// heading holds, per level, what comes before and after the text of a
+	// heading ("" before when the probe failed).
+	heading [7][2]string
+	ok      bool
 }
 
 // span is a piece of a plain paragraph.
@@ -143,7 +146,77 @@ func (r *Renderer) inlineStyles() *inlineStyles {
 			st.enum = ""
 		}
 	}
+	for level := 1; level <= 6; level++ {
+		hashes := strings.Repeat("#", level)
+		line, ok := r.probeLine(hashes + " Q")
+		pre, post, found := strings.Cut(line, "Q")
+		if !ok || !found || strings.Contains(post, "Q") {
+			continue
+		}
+		st.heading[level] = [2]string{pre, post}
+		const check = "One two: three (4)"
+		if want, ok := r.probeLine(hashes + " " + check); !ok || want != pre+check+post {
+			st.heading[level] = [2]string{}
+		}
+	}
 	return st
+}
+
+// plainHeading returns the line glamour makes of src (tidied and merged)
+// when src is one ATX heading of plain words, without spans or a closing
+// run of #.
+func (r *Renderer) plainHeading(src string) (string, bool) {
+	level := 0
+	for level < len(src) && src[level] == '#' {
+		level++
+	}
+	if level == 0 || level > 6 || level+1 >= len(src) || src[level] != ' ' {
+		return "", false
+	}
+	text := src[level+1:]
+	if strings.ContainsAny(text, "#\n") {
+		return "", false
+	}
+	spans, ok := plainSpans(text)
+	st := r.inlineStyles()
+	if !ok || len(spans) != 1 || spans[0].kind != inlineText || !st.ok || st.heading[level][0] == "" {
+		return "", false
+	}
+	return st.heading[level][0] + text + st.heading[level][1], true
+}
+
+// plainBlocks lays out src when each of its blocks (separated by blank
+// lines) is a plain paragraph, list or heading: their lines, a blank line
+// between blocks, which is how glamour's render of the whole reads once
+// markdownWith has collapsed its blank lines.
+func (r *Renderer) plainBlocks(src string) (string, bool) {
+	var b strings.Builder
+	lastList := false
+	for block := range strings.SplitSeq(strings.Trim(src, "\n"), "\n\n") {
+		if block == "" {
+			continue
+		}
+		if strings.TrimSpace(block) != block || strings.Contains(block, "\n ") || strings.Contains(block, " \n") {
+			return "", false
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		list := false
+		if line, ok := r.plainParagraph(block); ok {
+			b.WriteString(line)
+		} else if lines, ok := r.plainList(block); ok && !lastList {
+			// (A list right after a list is the same list, made loose.)
+			b.WriteString(strings.Join(lines, "\n"))
+			list = true
+		} else if line, ok := r.plainHeading(block); ok {
+			b.WriteString(line)
+		} else {
+			return "", false
+		}
+		lastList = list
+	}
+	return b.String(), b.Len() > 0
 }
 
 // listAsGlamour reports whether plainList gives glamour's lines for src.

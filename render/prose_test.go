@@ -103,3 +103,47 @@ func TestPlainListIsGlamours(t *testing.T) {
 		})
 	}
 }
+
+// TestPlainBlocksAreGlamours: documents of plain paragraphs, lists and
+// headings, blank lines between them, are laid out as glamour lays them
+// out, at every width.
+func TestPlainBlocksAreGlamours(t *testing.T) {
+	for _, th := range []themes.Theme{themes.Dark(), themes.Light()} {
+		r := New(th)
+		for level := 1; level <= 6; level++ {
+			if r.inlineStyles().heading[level][0] == "" {
+				t.Fatalf("%s: the probe of heading level %d failed", th.Name, level)
+			}
+		}
+		rapid.Check(t, func(t *rapid.T) {
+			words := func(label string) string {
+				var b strings.Builder
+				b.WriteString("Word")
+				for i, n := 0, rapid.IntRange(0, 10).Draw(t, label); i < n; i++ {
+					b.WriteString(" " + rapid.SampledFrom(plainWords[:len(plainWords)-2]).Draw(t, "word"))
+				}
+				return b.String()
+			}
+			var blocks []string
+			for i, n := 0, rapid.IntRange(1, 6).Draw(t, "blocks"); i < n; i++ {
+				switch rapid.IntRange(0, 2).Draw(t, "kind") {
+				case 0:
+					blocks = append(blocks, words("paragraph")+"\n"+words("line"))
+				case 1:
+					if len(blocks) > 0 && strings.HasPrefix(blocks[len(blocks)-1], "- ") {
+						continue // two lists in a row are one loose list
+					}
+					blocks = append(blocks, "- "+words("item")+"\n- "+words("item"))
+				default:
+					blocks = append(blocks, strings.Repeat("#", rapid.IntRange(1, 6).Draw(t, "level"))+" "+
+						rapid.SampledFrom([]string{"Title", "Section 12: notes", "Why it fails (and how)", "日本語 title"}).Draw(t, "heading"))
+				}
+			}
+			src := strings.Join(blocks, "\n\n")
+			if _, ok := r.plainBlocks(src); !ok {
+				t.Fatalf("plain blocks not taken: %q", src)
+			}
+			requireSameAsWrapped(t, r, src, rapid.IntRange(8, 130).Draw(t, "width"))
+		})
+	}
+}
