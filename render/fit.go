@@ -149,8 +149,8 @@ func isTightList(src string) bool {
 
 // startsText reports whether a paragraph's first line starts with text:
 // a letter, a digit that starts no list item, an opening quote or
-// bracket (but not a link reference definition), or emphasis or code
-// that is not a list item, a rule or a fence.
+// bracket (but not a link reference definition), or emphasis, strong
+// emphasis or code that is not a list item, a rule or a fence.
 func startsText(line string) bool {
 	c := line[0]
 	switch {
@@ -163,7 +163,11 @@ func startsText(line string) bool {
 		end := strings.IndexByte(line, ']')
 		return end < 0 || !strings.HasPrefix(line[end+1:], ":")
 	case c == '*' || c == '_':
-		return len(line) > 1 && line[1] != ' ' && line[1] != c && strings.Trim(line, string(c)+" ") != ""
+		i := 1 // after "*", or after "**" (strong)
+		if len(line) > 1 && line[1] == c {
+			i = 2
+		}
+		return len(line) > i && line[i] != ' ' && line[i] != c && strings.Trim(line, string(c)+" ") != ""
 	case c == '`':
 		return !strings.HasPrefix(line, "``")
 	}
