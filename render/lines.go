@@ -195,29 +195,20 @@ func tidyStyled(line string) string {
 	var b strings.Builder
 	b.Grow(len(line) + 3)
 	pending := "" // SGR sequences not yet followed by text
-	for i := 0; i < len(line); {
-		if n := leadingSGR(line[i:]); n > 0 {
-			seq := line[i : i+n]
-			if seq == "\x1b[m" || seq == "\x1b[0m" {
-				pending = ""
-				if b.Len() > 0 {
-					pending = "\x1b[m"
-				}
-			} else {
-				pending += seq
+	eachPiece(line, func(seq string) {
+		if isReset(seq) {
+			pending = ""
+			if b.Len() > 0 {
+				pending = "\x1b[m"
 			}
-			i += n
-			continue
+		} else {
+			pending += seq
 		}
+	}, func(text string) {
 		b.WriteString(pending)
 		pending = ""
-		j := i + 1
-		for j < len(line) && line[j] != 0x1b {
-			j++
-		}
-		b.WriteString(line[i:j])
-		i = j
-	}
+		b.WriteString(text)
+	})
 	b.WriteString("\x1b[m")
 	return b.String()
 }
@@ -316,17 +307,13 @@ func mergeRuns(line string) string {
 	var b strings.Builder
 	b.Grow(len(line))
 	active, pending := "", "" // the sequences in force since the last reset; those not yet followed by text
-	for i := 0; i < len(line); {
-		if n := leadingSGR(line[i:]); n > 0 {
-			seq := line[i : i+n]
-			if seq == "\x1b[m" || seq == "\x1b[0m" {
-				pending = "\x1b[m"
-			} else {
-				pending += seq
-			}
-			i += n
-			continue
+	eachPiece(line, func(seq string) {
+		if isReset(seq) {
+			pending = "\x1b[m"
+		} else {
+			pending += seq
 		}
+	}, func(text string) {
 		switch {
 		case pending == "":
 		case pending == "\x1b[m"+active && active != "":
@@ -339,13 +326,29 @@ func mergeRuns(line string) string {
 			active += pending
 		}
 		pending = ""
+		b.WriteString(text)
+	})
+	b.WriteString(pending)
+	return b.String()
+}
+
+// eachPiece calls sgr with each SGR sequence of line, in order, and text
+// with each run of the other bytes between them (an escape sequence that
+// is not SGR, an OSC 8 link say, goes with the text).
+func eachPiece(line string, sgr, text func(string)) {
+	for i := 0; i < len(line); {
+		if n := leadingSGR(line[i:]); n > 0 {
+			sgr(line[i : i+n])
+			i += n
+			continue
+		}
 		j := i + 1
 		for j < len(line) && line[j] != 0x1b {
 			j++
 		}
-		b.WriteString(line[i:j])
+		text(line[i:j])
 		i = j
 	}
-	b.WriteString(pending)
-	return b.String()
 }
+
+func isReset(seq string) bool { return seq == "\x1b[m" || seq == "\x1b[0m" }

@@ -153,7 +153,8 @@ func TestCodeColoursPerTheme(t *testing.T) {
 func TestMarkdownFallback(t *testing.T) {
 	r := New(themes.Dark())
 	r.md[30] = nil // no renderer for this width
-	lines := r.markdown("> **bold** and a fairly long sentence that wraps", 30) // a quote: glamour's
+	// A quote: no fast path takes it, glamour's renderer for the width must.
+	lines := r.markdown("> **bold** and a fairly long sentence that wraps", 30)
 	got := stripped(lines)
 	if !strings.Contains(got, "**bold** and a fairly long") || len(lines) < 2 {
 		t.Fatalf("fallback lost the text:\n%s", got)
