@@ -21,44 +21,70 @@ import (
 const partSeparator = "LOOKOUTPARTSEPARATOR7F3A"
 
 // batchProse renders the prose parts of parts that can go together (see
-// batchable) in one unwrapped glamour call, at the glamour renderer key's
-// wrap width. out[i] is set, and done[i], for each part whose lines all
-// fit; the others are left to the caller.
+// batchable), at the glamour renderer key's wrap width. Each is cut where
+// a blank line ends a block, as prose cuts a message that does not fit;
+// the pieces in the plain form are laid out without glamour (plainBlocks)
+// and the others rendered together in one unwrapped glamour call. out[i]
+// is set, and done[i], for each part whose pieces all fit; the others are
+// left to the caller.
 func (r *Renderer) batchProse(parts []mdPart, key int, out []string, done []bool) {
 	limit := wrapFor(key) - fitSlack
 	if limit <= 0 {
 		return
 	}
-	var picked []int
-	size := 0
+	type piece struct {
+		part      int
+		text, out string
+		done      bool
+	}
+	var pieces []piece
+	var glamoured []int // the pieces for glamour
 	for i, p := range parts {
-		if !p.code && batchable(p.text, limit) {
-			picked = append(picked, i)
-			size += len(p.text) + len(partSeparator) + 4
+		if p.code || !batchable(p.text, limit) {
+			continue
+		}
+		cuts := blockCuts(p.text)
+		for k := 1; k < len(cuts); k++ {
+			pc := piece{part: i, text: p.text[cuts[k-1]:cuts[k]]}
+			if o, ok := r.plainBlocks(pc.text); ok && fitsWithin(o, limit) {
+				pc.out, pc.done = o, true
+			} else {
+				glamoured = append(glamoured, len(pieces))
+			}
+			pieces = append(pieces, pc)
 		}
 	}
-	if len(picked) < 2 {
-		return
-	}
-	var b strings.Builder
-	b.Grow(size)
-	for k, i := range picked {
-		if k > 0 {
-			b.WriteString("\n\n" + partSeparator + "\n\n")
+	if len(glamoured) >= 2 {
+		var b strings.Builder
+		for k, i := range glamoured {
+			if k > 0 {
+				b.WriteString("\n\n" + partSeparator + "\n\n")
+			}
+			b.WriteString(pieces[i].text)
 		}
-		b.WriteString(parts[i].text)
+		if rendered, err := r.render(r.unwrapped(), b.String(), func() { r.flow = nil }); err == nil {
+			if outs := cutAtSeparators(rendered, len(glamoured)); outs != nil {
+				for k, i := range glamoured {
+					if fitsWithin(outs[k], limit) {
+						pieces[i].out, pieces[i].done = outs[k], true
+					}
+				}
+			}
+		}
 	}
-	rendered, err := r.render(r.unwrapped(), b.String(), func() { r.flow = nil })
-	if err != nil {
-		return
-	}
-	pieces := cutAtSeparators(rendered, len(picked))
-	if pieces == nil {
-		return
-	}
-	for k, i := range picked {
-		if fitsWithin(pieces[k], limit) {
-			out[i], done[i] = pieces[k], true
+	for k := 0; k < len(pieces); {
+		i := pieces[k].part
+		var b strings.Builder
+		ok := true
+		for ; k < len(pieces) && pieces[k].part == i; k++ {
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(pieces[k].out)
+			ok = ok && pieces[k].done
+		}
+		if ok {
+			out[i], done[i] = b.String(), true
 		}
 	}
 }

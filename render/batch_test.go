@@ -46,9 +46,12 @@ func TestBatchedProseMatchesWrapped(t *testing.T) {
 }
 
 // TestBatchProseTakesFittingParts: the prose parts of a code-heavy
-// message go to glamour together; a part that holds a link reference
-// definition, starts with a definition or ends in an open fence does not, and a message that writes
-// the separator as a paragraph is rendered part by part.
+// message are laid out here, the plain pieces without glamour and the
+// others in one glamour call together; a part that holds a link reference
+// definition, starts with a definition or ends in an open fence is not, a
+// lone piece for glamour is left to the caller, and when glamour shows the
+// separator as a line of a piece (here, indented code) the batch is given
+// up.
 func TestBatchProseTakesFittingParts(t *testing.T) {
 	r := New(themes.Dark())
 	cases := []struct {
@@ -57,11 +60,13 @@ func TestBatchProseTakesFittingParts(t *testing.T) {
 		want []bool
 	}{
 		{"sample twice", sampleMarkdown + "\n" + sampleMarkdown, []bool{true, false, true, false, true}},
-		{"reference", "a [x]\n\n```\nc\n```\n\n[x]: https://example.com\n\n```\nd\n```\n\nb", []bool{true, false, false, false, true}},
+		{"reference", "a [x]\n\n```\nc\n```\n\n[x]: https://example.com\n\n```\nd\n```\n\nb", []bool{false, false, false, false, true}},
 		{"open fence", "a\n\n```\nc\n```\n\nd\n\n```\ne\n```\n\nb\n```\nunclosed", []bool{true, false, true, false, false}},
 		{"definition", "a\n\n```\nc\n```\n: d\n\n```\ne\n```\n\nf", []bool{true, false, false, false, true}},
-		{"separator written", "a\n\n```\nc\n```\n\n" + partSeparator + "\n\n```\ne\n```\n\nf", []bool{false, false, false, false, false}},
-		{"one prose part", "a\n\n```\nc\n```", []bool{false, false}},
+		{"separator written", "a [x]\n\n```\nc\n```\n\n" + partSeparator + "\n\n```\ne\n```\n\nf [y]", []bool{true, false, true, false, true}},
+		{"separator shown by glamour", "a [x]\n\n```\nc\n```\n\n    " + partSeparator + "\n\n```\ne\n```\n\nf [y]", []bool{false, false, false, false, false}},
+		{"one prose part", "a\n\n```\nc\n```", []bool{true, false}},
+		{"plain and not", "a\n\n> quote\n\n```\nc\n```\n\n[b](x)\n\n- d", []bool{true, false, true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -152,15 +152,7 @@ func (r *Renderer) prose(src string, key int) (string, error) {
 	if limit <= 0 || mayFit(src, limit) || holdsTogether(src) {
 		return r.glamourFit(src, key)
 	}
-	var pts []int
-	scanBoundary(src, 0, "", &pts)
-	cuts := []int{0}
-	for _, p := range pts {
-		if blankBefore(src, p) {
-			cuts = append(cuts, p)
-		}
-	}
-	cuts = append(cuts, len(src))
+	cuts := blockCuts(src)
 	var b strings.Builder
 	add := func(piece string) error {
 		out, err := r.glamourFit(piece, key)
@@ -206,4 +198,19 @@ func holdsTogether(src string) bool {
 		}
 	}
 	return false
+}
+
+// blockCuts returns where src can be cut into pieces that render as they
+// do in place: its start, the stream's split points that follow a blank
+// line (a block ends there), and its end.
+func blockCuts(src string) []int {
+	var pts []int
+	scanBoundary(src, 0, "", &pts)
+	cuts := []int{0}
+	for _, p := range pts {
+		if blankBefore(src, p) {
+			cuts = append(cuts, p)
+		}
+	}
+	return append(cuts, len(src))
 }
