@@ -147,3 +147,19 @@ func TestPlainBlocksAreGlamours(t *testing.T) {
 		})
 	}
 }
+
+// FuzzPlainProse: whatever the text, when the plain form takes it, the
+// message renders as glamour's wrapping renderer renders it.
+func FuzzPlainProse(f *testing.F) {
+	f.Add("Start **strong** and *emph* with `code`\nnext line.", uint8(40))
+	f.Add("- one **two**\n- `three` four\n\n## Title\n\nText.", uint8(100))
+	f.Add("9. a\n10. b *c*\n\n# H", uint8(20))
+	f.Add("a `x<y>&z` (aside) \"q\" 50% x=1 #12 日本語", uint8(8))
+	r := New(themes.Dark())
+	f.Fuzz(func(t *testing.T, text string, w uint8) {
+		if _, ok := r.plainBlocks(text); !ok {
+			return
+		}
+		requireSameAsWrapped(t, r, text, 8+int(w)%123)
+	})
+}
