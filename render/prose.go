@@ -292,7 +292,8 @@ func (r *Renderer) probeLines(src string) []string {
 
 // plainSpans splits a paragraph's source into its spans when it is in the
 // plain form: lines without leading or trailing blanks, joined by soft
-// breaks (a space), of words and plain punctuation, with **strong**,
+// breaks (a space), of words (snake_case ones too) and plain punctuation,
+// with **strong**,
 // *emphasis* and `code` spans that open after a space or at a line's
 // start and close before a space, a line's end or closing punctuation.
 // Anything else, or anything a linker could take for an address, is not
@@ -335,7 +336,7 @@ func plainSpans(src string) (spans []span, ok bool) {
 				continue
 			}
 			r, size := utf8.DecodeRuneInString(line[i:])
-			if !plainRune(r) {
+			if !plainRune(r) && !intraword(line, i) {
 				return nil, false
 			}
 			text.WriteString(line[i : i+size])
@@ -351,7 +352,8 @@ func plainSpans(src string) (spans []span, ok bool) {
 // come before a letter or digit; the closing must follow a letter, digit
 // or closing punctuation (for code: anything but a space) and come before
 // the line's end, a space or closing punctuation. Inside, text is plain
-// (for code: anything but a backtick or a control character).
+// (for code: anything but a backtick, an ampersand, a backslash or a
+// control character).
 func delimited(line string, i int, delim string, code bool) (string, int, bool) {
 	if i > 0 && line[i-1] != ' ' {
 		return "", 0, false
@@ -368,7 +370,8 @@ func delimited(line string, i int, delim string, code bool) (string, int, bool) 
 		return "", 0, false
 	}
 	if code {
-		if first == ' ' || last == ' ' || strings.ContainsAny(inner, "`") {
+		// (glamour decodes entities even in code, which CommonMark does not.)
+		if first == ' ' || last == ' ' || strings.ContainsAny(inner, "`&\\") {
 			return "", 0, false
 		}
 		for _, r := range inner {
@@ -381,12 +384,19 @@ func delimited(line string, i int, delim string, code bool) (string, int, bool) 
 	if !isAlnum(first) || !isAlnum(last) && !strings.ContainsRune(".!?)", last) {
 		return "", 0, false
 	}
-	for _, r := range inner {
-		if !plainRune(r) {
+	for k, r := range inner {
+		if !plainRune(r) && !intraword(inner, k) {
 			return "", 0, false
 		}
 	}
 	return inner, end, true
+}
+
+// intraword reports whether s[i] is an underscore inside a word, between
+// two letters or digits, like snake_case: an underscore there can neither
+// open nor close emphasis, so it is text.
+func intraword(s string, i int) bool {
+	return s[i] == '_' && i > 0 && i+1 < len(s) && isAlnum(rune(s[i-1])) && isAlnum(rune(s[i+1]))
 }
 
 // continues reports whether a paragraph's next line plainly continues it:

@@ -14,9 +14,9 @@ import (
 var (
 	plainWords = []string{"word", "a", "longer-word", "it's", "\"quoted\"", "(aside)", "end.", "comma,", "semi;", "colon:",
 		"why?", "yes!", "50%", "x=1", "a/b", "#12", "$5", "{x}", "日本語", "Ünïcödé", "**strong**", "**two words**", "*emph*",
-		"*ends.*", "`code`", "`a * b`", "`x<y>&z`", "`snake_case()`", "\nnext", "3.14"}
+		"*ends.*", "`code`", "`a * b`", "`x<y>z`", "`snake_case()`", "snake_case", "a_b_c", "**my_var**", "path/to/file_name.go", "\nnext", "3.14"}
 	trickyWords = []string{"*", "**", "`", "a*b*c", "**open", "close**", "*two **nested** here*", "` spaced `", "_under_",
-		"snake_case", "~~gone~~", "[link](x)", "<tag>", "&amp;", "\\*", "www.example.com", "http://x.y", "a@b.c",
+		"`x<y>&z`", "`a&amp;b`", "`a&#65;b`", "`a\\b`", "_lead", "trail_", "__dunder__", "a__b", "x_ y", "~~gone~~", "[link](x)", "<tag>", "&amp;", "\\*", "www.example.com", "http://x.y", "a@b.c",
 		"x|y", "\n: def", "\n- item", "\n# head", "\n1. one", "\n  indented", "trailing  \nbreak", "👍", "tab\there",
 		"**bold**word", "word**bold**", "`code`s", "(`code`)", "**b**:", "*e*)", "\n**line**", "\n`line`", "\n", "\n\n"}
 )
