@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,4 +163,56 @@ func FuzzPlainProse(f *testing.F) {
 		}
 		requireSameAsWrapped(t, r, text, 8+int(w)%123)
 	})
+}
+
+func TestPlainSpans(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      []span // nil: not plain
+	}{
+		{"words", "Hello, world.", []span{{inlineText, "Hello, world."}}},
+		{"every kind", "a **b** *c* `d`", []span{{inlineText, "a "}, {inlineStrong, "b"}, {inlineText, " "}, {inlineEmph, "c"}, {inlineText, " "}, {inlineCode, "d"}}},
+		{"soft break", "one\ntwo", []span{{inlineText, "one two"}}},
+		{"span at a line's start", "one\n**two**", []span{{inlineText, "one "}, {inlineStrong, "two"}}},
+		{"closing punctuation", "**end.** *x*) `y`,", []span{{inlineStrong, "end."}, {inlineText, " "}, {inlineEmph, "x"}, {inlineText, ") "}, {inlineCode, "y"}, {inlineText, ","}}},
+		{"opening after a bracket", "(*x*)", nil},
+		{"snake_case", "my_var_name", []span{{inlineText, "my_var_name"}}},
+		{"code holds markup", "`a * b <c>`", []span{{inlineCode, "a * b <c>"}}},
+		{"link", "see [x](y)", nil},
+		{"address", "see www.example.com", nil},
+		{"scheme", "a http://x", nil},
+		{"email", "a@b.c", nil},
+		{"entity", "a &amp; b", nil},
+		{"entity in code", "`a&amp;b`", nil},
+		{"backslash in code", "`a\\b`", nil},
+		{"escape", "a \\* b", nil},
+		{"underscore emphasis", "_a_", nil},
+		{"underscore at a word's end", "a_ b", nil},
+		{"strikethrough", "~~a~~", nil},
+		{"intraword strong", "a**b**", nil},
+		{"strong then letters", "**b**c", nil},
+		{"spaced code", "` a `", nil},
+		{"unclosed", "**a", nil},
+		{"lone star", "a * b", nil},
+		{"nested", "*a **b** c*", nil},
+		{"leading blank", " a", nil},
+		{"trailing blank", "a ", nil},
+		{"hard break", "a  \nb", nil},
+		{"definition", "a\n: b", nil},
+		{"tab", "a\tb", nil},
+		{"emoji", "a 👍", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := plainSpans(c.src)
+			if c.want == nil {
+				if ok {
+					t.Fatalf("plainSpans(%q) = %v, want not plain", c.src, got)
+				}
+				return
+			}
+			if !ok || !slices.Equal(got, c.want) {
+				t.Fatalf("plainSpans(%q) = %v, %v; want %v", c.src, got, ok, c.want)
+			}
+		})
+	}
 }
