@@ -34,6 +34,23 @@ func (r *Renderer) unwrapped() *mdRenderer {
 	return r.flow
 }
 
+// unwrappedLines renders src through the unwrapped renderer and returns
+// the lines that show something, tidied and merged (none when glamour
+// fails).
+func (r *Renderer) unwrappedLines(src string) []string {
+	out, err := r.render(r.unwrapped(), src, func() { r.flow = nil })
+	if err != nil {
+		return nil
+	}
+	var lines []string
+	for l := range strings.SplitSeq(out, "\n") {
+		if strings.TrimSpace(ansi.Strip(l)) != "" {
+			lines = append(lines, mergeRuns(tidyStyled(l)))
+		}
+	}
+	return lines
+}
+
 // glamourFit renders src as the glamour renderer kept under key does,
 // through the unwrapped renderer when that gives the same lines.
 func (r *Renderer) glamourFit(src string, key int) (string, error) {
@@ -79,20 +96,16 @@ func (r *Renderer) rewrap(src string, width int, breakpoints string, lines int) 
 		}
 	}
 	var shown []string
-	if line, ok := r.plainParagraph(src); ok && lines == 1 && breakpoints == "" {
-		shown = []string{line}
-	} else if items, ok := r.plainList(src); ok && breakpoints == listBreakpoints {
-		shown = items
-	} else {
-		out, err := r.render(r.unwrapped(), src, func() { r.flow = nil })
-		if err != nil {
-			return "", false
+	switch {
+	case breakpoints == "" && lines == 1:
+		if line, ok := r.plainParagraph(src); ok {
+			shown = []string{line}
 		}
-		for l := range strings.SplitSeq(out, "\n") {
-			if strings.TrimSpace(ansi.Strip(l)) != "" {
-				shown = append(shown, mergeRuns(tidyStyled(l)))
-			}
-		}
+	case breakpoints == listBreakpoints:
+		shown, _ = r.plainList(src)
+	}
+	if shown == nil {
+		shown = r.unwrappedLines(src)
 	}
 	if len(shown) != lines {
 		return "", false

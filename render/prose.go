@@ -92,8 +92,8 @@ func (r *Renderer) plainBlocks(src string) (string, bool) {
 }
 
 // plainList returns the unwrapped lines glamour makes of src (after
-// tidyStyled and mergeRuns) when src is a tight bullet list whose items
-// are each one line in the plain form.
+// tidyStyled and mergeRuns) when src is a tight list, bulleted or
+// numbered, whose items are each one line in the plain form.
 func (r *Renderer) plainList(src string) ([]string, bool) {
 	if !isTightList(src) {
 		return nil, false

@@ -137,31 +137,15 @@ func (r *Renderer) learnHeadings(st *inlineStyles) {
 // listAsGlamour reports whether plainList gives glamour's lines for src.
 func (r *Renderer) listAsGlamour(src string) bool {
 	lines, ok := r.plainList(src)
-	return ok && strings.Join(r.probeLines(src), "\n") == strings.Join(lines, "\n")
+	return ok && strings.Join(r.unwrappedLines(src), "\n") == strings.Join(lines, "\n")
 }
 
 // probeLine renders src through the unwrapped renderer and returns its one
 // shown line, tidied and merged.
 func (r *Renderer) probeLine(src string) (string, bool) {
-	lines := r.probeLines(src)
+	lines := r.unwrappedLines(src)
 	if len(lines) != 1 {
 		return "", false
 	}
 	return lines[0], true
-}
-
-// probeLines renders src through the unwrapped renderer and returns the
-// lines that show something, tidied and merged.
-func (r *Renderer) probeLines(src string) []string {
-	out, err := r.render(r.unwrapped(), src, func() { r.flow = nil })
-	if err != nil {
-		return nil
-	}
-	var lines []string
-	for l := range strings.SplitSeq(out, "\n") {
-		if strings.TrimSpace(stripSGR(l)) != "" {
-			lines = append(lines, mergeRuns(tidyStyled(l)))
-		}
-	}
-	return lines
 }

@@ -96,7 +96,7 @@ func TestPlainListIsGlamours(t *testing.T) {
 				}
 				return
 			}
-			want := r.probeLines(src)
+			want := r.unwrappedLines(src)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("%q:\nplain   %q\nglamour %q", src, got, want)
 			}
