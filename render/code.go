@@ -54,7 +54,7 @@ func (r *Renderer) codeLines(src string, limit int) (out string, ok bool) {
 	line.WriteString(margin)
 	endLine := func() bool {
 		l := tidyStyled(line.String())
-		if len(l) > limit && cellWidth(l) > limit {
+		if len(l) > limit && CellWidth(l) > limit {
 			return false
 		}
 		b.WriteString(l)

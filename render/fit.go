@@ -192,7 +192,7 @@ func startsText(line string) bool {
 // terminal as up to eight.
 func fitsWithin(out string, limit int) bool {
 	for line := range strings.SplitSeq(out, "\n") {
-		if len(line) > limit && (strings.IndexByte(line, '\t') >= 0 || cellWidth(line) > limit) {
+		if len(line) > limit && (strings.IndexByte(line, '\t') >= 0 || CellWidth(line) > limit) {
 			return false
 		}
 	}

@@ -41,13 +41,13 @@ func fitPlain(line string, width int) []string {
 	return fitStyled(line, width)
 }
 
-// cellWidth is ansi.StringWidth, faster on the lines this package makes:
-// printable ASCII is counted directly, CSI and OSC escape sequences are
-// skipped, and only a run of other text between two escapes is handed to
-// ansi.StringWidth (grapheme clusters never span an escape character, so
-// the runs add up). Escapes of any other shape send the whole line to
-// ansi.StringWidth.
-func cellWidth(s string) int {
+// CellWidth is ansi.StringWidth, faster on styled lines such as this
+// package makes: printable ASCII is counted directly, CSI and OSC escape
+// sequences are skipped, and only a run of other text between two escapes
+// is handed to ansi.StringWidth (grapheme clusters never span an escape
+// character, so the runs add up). Escapes of any other shape send the
+// whole line to ansi.StringWidth.
+func CellWidth(s string) int {
 	w := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -100,7 +100,7 @@ func cellWidth(s string) int {
 // ansi.Cut carries the active SGR state into every piece, so a wrapped
 // piece keeps its colour.
 func fitStyled(line string, width int) []string {
-	total := cellWidth(line)
+	total := CellWidth(line)
 	if total <= width {
 		return []string{line}
 	}
@@ -123,7 +123,7 @@ func fitStyled(line string, width int) []string {
 // clamp guarantees the width contract for one line: a line wider than
 // width is truncated with an ellipsis.
 func clamp(line string, width int) string {
-	if cellWidth(line) <= width {
+	if CellWidth(line) <= width {
 		return line
 	}
 	if width <= 1 {

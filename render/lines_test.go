@@ -102,7 +102,7 @@ func TestCellWidthMatchesAnsi(t *testing.T) {
 		"", "plain", "\x1b[31mred\x1b[m", "\x1b]8;id=1;https://x\x07link\x1b]8;;\x07", "\x1b]8;;u\x1b\\a\x1b]8;;\x1b\\",
 		"漢字", "a\x1b[", "\x1b]8;;", "tab\there", "e\u0301", "\x1bXnot csi", "🚀 go", "\x1b[38;5;252m • \x1b[m",
 	} {
-		if got, want := cellWidth(s), ansi.StringWidth(s); got != want {
+		if got, want := CellWidth(s), ansi.StringWidth(s); got != want {
 			t.Errorf("cellWidth(%q) = %d, ansi.StringWidth = %d", s, got, want)
 		}
 	}

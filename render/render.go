@@ -339,7 +339,7 @@ func appendFramed(dst []string, l, gutter string, cw int) []string {
 		}
 		return dst
 	}
-	if cellWidth(l) <= cw {
+	if CellWidth(l) <= cw {
 		return append(dst, gutter+l)
 	}
 	for _, piece := range fitStyled(l, cw) {

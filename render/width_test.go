@@ -122,7 +122,7 @@ func TestPropertyCellWidth(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := textGen().Draw(t, "s")
 		for _, v := range []string{s, themes.Dark().Error.Render(s), "\x1b]8;;https://x\x07" + s + "\x1b]8;;\x07"} {
-			if got, want := cellWidth(v), ansi.StringWidth(v); got != want {
+			if got, want := CellWidth(v), ansi.StringWidth(v); got != want {
 				t.Fatalf("cellWidth(%q) = %d, ansi.StringWidth = %d", v, got, want)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/render"
 )
 
 // layout lays out a window of width by height cells (scrollbar included)
@@ -245,7 +246,7 @@ func blank(w int) string {
 
 // fit pads or truncates a styled line to exactly w columns.
 func fit(s string, w int) string {
-	sw := ansi.StringWidth(s)
+	sw := render.CellWidth(s)
 	if sw > w {
 		return ansi.Truncate(s, w, "")
 	}
