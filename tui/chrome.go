@@ -158,7 +158,7 @@ func statusLine(t themes.Theme, in statusInput, width int) (string, [2]int) {
 		}
 		click = [2]int{min(from, lw), min(from+ansi.StringWidth(left[diagAt]), lw)}
 	}
-	return fit(l+strings.Repeat(" ", gap)+r, width), click
+	return fit(padBefore(l, lw+gap)+r, width), click
 }
 
 func turnState(t themes.Theme, in statusInput) string {

@@ -41,7 +41,7 @@ func (t *transcript) stampLine(line, stamp string, w int) string {
 	if stamp == "" || ansi.StringWidth(line)+sw+2 > w {
 		return line
 	}
-	return fit(line, w-sw) + t.theme.Muted.Render(stamp)
+	return padBefore(line, w-sw) + t.theme.Muted.Render(stamp)
 }
 
 // headerStamp returns row i's header line (its first rendered line) with

@@ -1,10 +1,17 @@
 package tui
 
 import (
+	"bytes"
+	"io"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/lookout-sh/lookout/themes"
 )
 
 // terminalWriter does per frame what Bubble Tea's renderer does with a
@@ -15,16 +22,23 @@ type terminalWriter struct {
 	screen  *uv.TerminalRenderer
 	written int
 	spent   time.Duration
+	tee     io.Writer // gets what is written, when set
 }
 
 func (w *terminalWriter) Write(p []byte) (int, error) {
 	w.written += len(p)
+	if w.tee != nil {
+		return w.tee.Write(p)
+	}
 	return len(p), nil
 }
 
 func newTerminalWriter(width, height int) *terminalWriter {
 	w := &terminalWriter{cells: uv.NewScreenBuffer(width, height)}
 	w.screen = uv.NewTerminalRenderer(w, []string{"TERM=tmux-256color"})
+	// The writer is no terminal, so detection would find no colours at
+	// all; a tmux pane without COLORTERM gets 256.
+	w.screen.SetColorProfile(colorprofile.ANSI256)
 	w.screen.SetTabStops(width)
 	w.screen.SetBackspace(true)
 	w.screen.SetMapNewline(true)
@@ -69,4 +83,38 @@ func BenchmarkLongmdTerminal(b *testing.B) {
 	}
 	b.ReportMetric(float64(spent.Microseconds())/1000/float64(b.N), "writer-ms")
 	b.ReportMetric(float64(written)/1e6/float64(b.N), "MB-written")
+}
+
+// TestPaddingNeedsNoCursorMove holds the reason for concealed padding:
+// rows whose text changes in front of their padding are written without
+// one cursor move across it (docs/performance.md, "Round 6").
+func TestPaddingNeedsNoCursorMove(t *testing.T) {
+	const width = 60
+	track, thumb := "\x1b[38;5;60m│\x1b[m", "\x1b[38;5;117m┃\x1b[m"
+	frame := func(mark string, texts ...string) string {
+		var b strings.Builder
+		for _, s := range texts {
+			b.WriteString(withBar(fit(s, width-1), mark))
+			b.WriteByte('\n')
+		}
+		status, _ := statusLine(themes.Dark(), statusInput{sessionID: "s1", spinner: "x"}, width)
+		b.WriteString(status)
+		return b.String()
+	}
+	w := newTerminalWriter(width, 4)
+	var out bytes.Buffer
+	w.tee = &out
+	w.frame(frame(track, "\x1b[1mfirst\x1b[m row, a long one", "", "third row"))
+	out.Reset()
+	// Shorter text, and the thumb where the track was: each row is
+	// written up to its mark.
+	w.frame(frame(thumb, "first row", "second", "\x1b[3mthird\x1b[m"))
+	moves := regexp.MustCompile("\x1b\\[[0-9;]*[CG`H]")
+	written := strings.TrimPrefix(out.String(), "\x1b[H") // the frame starts at home
+	if m := moves.FindAllString(written, -1); len(m) > 0 {
+		t.Fatalf("the writer moved the cursor %d times (%q) in %q", len(m), m, out.String())
+	}
+	if !strings.Contains(out.String(), "first row") || !strings.Contains(out.String(), "second") {
+		t.Fatalf("the second frame was not written: %q", out.String())
+	}
 }

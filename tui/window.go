@@ -177,22 +177,49 @@ func (t *transcript) decorate() {
 	}
 }
 
-// withBar appends the scrollbar cell mark to line and draws the line's
-// trailing padding in the mark's style, which looks the same (a colour on
-// a space shows nothing) but spares the terminal writer real work: with a
-// cell at the end of the row that an erase cannot make, ultraviolet clears
-// a row that lost its text by moving the cursor next to the mark, and it
-// prices that move by spelling out every plain cell it would cross; cells
-// in another style than the cursor's end that at once (docs/performance.md,
-// "Where the time goes now"). Padding after an unclosed style is left as
-// it is, where a colour could show (as an underline's).
+// withBar appends the scrollbar cell mark to line; the line's trailing
+// padding is concealed (see concealed).
 func withBar(line, mark string) string {
 	body := strings.TrimRight(line, " ")
-	open := mark[:max(strings.IndexAny(mark, "│┃"), 0)] // the mark's style
-	if open == "" || len(body) == len(line) || !endsPlain(body) {
+	if !endsPlain(body) {
 		return line + mark
 	}
-	return body + open + line[len(body):] + mark[len(open):]
+	return body + concealed(line[len(body):]) + mark
+}
+
+// padBefore pads a line narrower than w to w columns for text that
+// follows it on the same row; the padding is concealed (see concealed)
+// when the line ends in the default style.
+func padBefore(s string, w int) string {
+	sw := render.CellWidth(s)
+	if sw >= w {
+		return fit(s, w)
+	}
+	if !endsPlain(s) {
+		return s + blank(w-sw)
+	}
+	return s + concealed(blank(w-sw))
+}
+
+// concealFrom is the shortest padding worth concealing: the writer erases
+// a run of blanks only when the erase and the move after it are shorter
+// than the run.
+const concealFrom = 8
+
+// concealed draws a run of blank padding hidden (SGR 8), which looks the
+// same as plain spaces but changes what Bubble Tea's terminal writer does
+// with a row that goes on after its padding (the scrollbar's mark, the
+// status bar's keys, a message's time). A plain run is erased, and the
+// writer then prices the cursor move across it by spelling out every
+// cell, one string concatenation per cell; at a long answer's streaming
+// rate that was a fifth of the writer's time. No erase can make a hidden
+// cell, so the run is written as one space repeated (REP) instead, with
+// no move to price (docs/performance.md, "Round 6").
+func concealed(pad string) string {
+	if len(pad) < concealFrom {
+		return pad
+	}
+	return "\x1b[8m" + pad + "\x1b[m"
 }
 
 // endsPlain reports whether what follows s is drawn in the default style:
