@@ -145,14 +145,22 @@ type benchHost struct {
 // tmuxControl is a tmux control-mode client: it reads the screen without
 // starting a tmux process per read, so polling every few milliseconds
 // does not take the CPU the measured process needs.
+//
+// Everything tmux writes to it is read at once, by its own goroutine.
+// When it was read only while polling, tmux (3.3a) stopped reading the
+// pane in about one paced run in four, from a second into the stream
+// until the first poll after its last delta: the attach process sat
+// blocked writing to its terminal for nine seconds, and the run showed a
+// quarter of the bytes and half the CPU (docs/performance.md, "Round 6").
 type tmuxControl struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	replies chan []string // the output of each command this client sent, in order
 }
 
 func startControl(t *testing.T, tm *term) *tmuxControl {
-	cmd := exec.Command("tmux", "-L", tm.socket, "-C", "attach", "-t", "e2e")
+	// no-output from the attach on: no %output notifications at all.
+	cmd := exec.Command("tmux", "-L", tm.socket, "-C", "attach", "-f", "no-output", "-t", "e2e")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -164,32 +172,44 @@ func startControl(t *testing.T, tm *term) *tmuxControl {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &tmuxControl{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}
+	c := &tmuxControl{cmd: cmd, in: in, replies: make(chan []string, 4)}
+	go c.read(bufio.NewReaderSize(out, 1<<16))
 	t.Cleanup(func() { in.Close(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	c.run("refresh-client -f no-output") // no %output notifications
 	return c
+}
+
+// read reads everything tmux writes and hands on the output blocks of
+// commands this client sent (%begin's flags 1); notifications, and the
+// block of the attach itself, are dropped.
+func (c *tmuxControl) read(r *bufio.Reader) {
+	defer close(c.replies)
+	var block []string
+	inBlock, ours := false, false
+	for {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		l = strings.TrimRight(l, "\r\n")
+		switch {
+		case !inBlock && strings.HasPrefix(l, "%begin"):
+			f := strings.Fields(l)
+			inBlock, ours, block = true, len(f) == 4 && f[3] == "1", nil
+		case inBlock && (strings.HasPrefix(l, "%end") || strings.HasPrefix(l, "%error")):
+			inBlock = false
+			if ours {
+				c.replies <- block
+			}
+		case inBlock:
+			block = append(block, l)
+		}
+	}
 }
 
 // run sends one command and returns its output lines.
 func (c *tmuxControl) run(command string) []string {
 	fmt.Fprintln(c.in, command)
-	var lines []string
-	inBlock := false
-	for {
-		l, err := c.out.ReadString('\n')
-		if err != nil {
-			return lines
-		}
-		l = strings.TrimRight(l, "\r\n")
-		switch {
-		case !inBlock && strings.HasPrefix(l, "%begin"):
-			inBlock = true
-		case inBlock && (strings.HasPrefix(l, "%end") || strings.HasPrefix(l, "%error")):
-			return lines
-		case inBlock:
-			lines = append(lines, l)
-		}
-	}
+	return <-c.replies
 }
 
 // screen is the pane's text.
