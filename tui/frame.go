@@ -32,6 +32,15 @@ const steadyFrameInterval = 50 * time.Millisecond
 // and the unfinished block's cost is paid half as often.
 const fastFrameInterval = 100 * time.Millisecond
 
+// floodFrameInterval is the frame interval once a fast stream has, for
+// fastStreamAfter, replaced half the window or more with every frame
+// (about 180 lines a second at the fast rate; a model writes ten or so):
+// 5 frames a second. Nobody reads a window that turns over ten times a
+// second; at five each one stays long enough to glimpse, and laying out
+// and writing the frames costs half as much. Tool output and pastes get
+// there, a model's answer does not.
+const floodFrameInterval = 200 * time.Millisecond
+
 // fastStreamLines is how many lines new to the screen make a frame part
 // of a fast stream: 3 in a frame is 60 lines a second at the steady rate,
 // 30 at the fast one (the pace does not flap at the boundary).
@@ -46,11 +55,12 @@ const fastStreamAfter = time.Second
 const inputQuiet = time.Second
 
 // pace is what the frame interval is decided from: when the last frame
-// was laid out, when the user last typed or scrolled, and since when
-// every frame of a steady stream has brought fastStreamLines new lines or
-// more (zero: the last one did not).
+// was laid out, when the user last typed or scrolled, since when every
+// frame of a steady stream has brought fastStreamLines new lines or more,
+// and since when every one has also replaced half the window or more
+// (zero: the last one did not).
 type pace struct {
-	lastFrame, lastInput, fastSince time.Time
+	lastFrame, lastInput, fastSince, floodSince time.Time
 }
 
 // frameDelay is how long to wait before the next frame: the interval the
@@ -67,10 +77,14 @@ func (m *Model) frameDelay() time.Duration {
 }
 
 // frameInterval is base, steadyFrameInterval while a stream runs steadily,
-// or fastFrameInterval once it has also been fast for fastStreamAfter.
+// fastFrameInterval once it has also been fast for fastStreamAfter, and
+// floodFrameInterval once it has flooded the window for as long.
 func frameInterval(now time.Time, p pace, base time.Duration) time.Duration {
 	if !steadyStream(now, p.lastFrame, p.lastInput, base) {
 		return base
+	}
+	if !p.floodSince.IsZero() && now.Sub(p.floodSince) >= fastStreamAfter {
+		return max(base, floodFrameInterval)
 	}
 	if !p.fastSince.IsZero() && now.Sub(p.fastSince) >= fastStreamAfter {
 		return max(base, fastFrameInterval)
@@ -87,14 +101,22 @@ func steadyStream(now, lastFrame, lastInput time.Time, interval time.Duration) b
 	return !lastFrame.IsZero() && now.Sub(lastFrame) <= 2*interval && now.Sub(lastInput) >= inputQuiet
 }
 
-// framed records a frame laid out at now whose transcript window
-// brought fresh lines new to the screen.
-func (p *pace) framed(now time.Time, fresh int) {
+// framed records a frame laid out at now whose transcript window of
+// height lines brought fresh lines new to the screen. A stream stays fast
+// (or flooding) while its frames follow each other at the slowest pace,
+// so that slowing down to it does not start the count over.
+func (p *pace) framed(now time.Time, fresh, height int) {
 	switch {
 	case fresh < fastStreamLines:
 		p.fastSince = time.Time{}
-	case p.fastSince.IsZero() || !steadyStream(now, p.lastFrame, p.lastInput, fastFrameInterval):
+	case p.fastSince.IsZero() || !steadyStream(now, p.lastFrame, p.lastInput, floodFrameInterval):
 		p.fastSince = now
+	}
+	switch {
+	case p.fastSince.IsZero() || 2*fresh < height:
+		p.floodSince = time.Time{}
+	case p.floodSince.IsZero() || !steadyStream(now, p.lastFrame, p.lastInput, floodFrameInterval):
+		p.floodSince = now
 	}
 	p.lastFrame = now
 }

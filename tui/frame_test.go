@@ -45,6 +45,10 @@ func TestFrameInterval(t *testing.T) {
 		{"a steady stream fast for a moment", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter / 2)}, steadyFrameInterval},
 		{"a steady stream fast for a while", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter)}, fastFrameInterval},
 		{"a fast stream while typing", pace{lastFrame: recent, lastInput: now.Add(-100 * time.Millisecond), fastSince: now.Add(-5 * time.Second)}, base},
+		{"a flood for a moment", pace{lastFrame: recent, fastSince: now.Add(-5 * time.Second), floodSince: now.Add(-fastStreamAfter / 2)}, fastFrameInterval},
+		{"a flood for a while", pace{lastFrame: recent, fastSince: now.Add(-5 * time.Second), floodSince: now.Add(-fastStreamAfter)}, floodFrameInterval},
+		{"a flood while typing", pace{lastFrame: recent, lastInput: now.Add(-100 * time.Millisecond), fastSince: now.Add(-5 * time.Second), floodSince: now.Add(-5 * time.Second)}, base},
+		{"a flood after a pause", pace{lastFrame: now.Add(-time.Second), fastSince: now.Add(-5 * time.Second), floodSince: now.Add(-5 * time.Second)}, base},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := frameInterval(now, c.p, base); got != c.want {
@@ -57,24 +61,29 @@ func TestFrameInterval(t *testing.T) {
 func TestPaceFramedTracksHowLongAStreamIsFast(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	const height = 20 // the window's lines
 	for _, c := range []struct {
-		name   string
-		frames []int // milliseconds after t0
-		fresh  []int // lines new to each frame
-		since  time.Time
+		name         string
+		frames       []int // milliseconds after t0
+		fresh        []int // lines new to each frame
+		since, flood time.Time
 	}{
-		{"slow frames", []int{0, 50, 100}, []int{1, 2, 0}, time.Time{}},
-		{"fast from the second frame", []int{0, 50, 100, 150}, []int{1, 5, 3, 9}, at(50)},
-		{"a slow frame starts over", []int{0, 50, 100, 150}, []int{5, 5, 1, 5}, at(150)},
-		{"a pause starts over", []int{0, 50, 900, 950}, []int{5, 5, 5, 5}, at(900)},
+		{"slow frames", []int{0, 50, 100}, []int{1, 2, 0}, time.Time{}, time.Time{}},
+		{"fast from the second frame", []int{0, 50, 100, 150}, []int{1, 5, 3, 9}, at(50), time.Time{}},
+		{"a slow frame starts over", []int{0, 50, 100, 150}, []int{5, 5, 1, 5}, at(150), time.Time{}},
+		{"a pause starts over", []int{0, 50, 900, 950}, []int{5, 5, 5, 5}, at(900), time.Time{}},
+		{"half the window from the second frame", []int{0, 100, 200, 300}, []int{2, 10, 15, 20}, at(100), at(100)},
+		{"less than half starts the flood over", []int{0, 100, 200, 300}, []int{12, 12, 9, 12}, at(0), at(300)},
+		{"a flood after a pause starts over", []int{0, 200, 900, 1100}, []int{20, 20, 20, 20}, at(900), at(900)},
+		{"a flood goes on at its own pace", []int{0, 100, 300, 500}, []int{20, 20, 20, 20}, at(0), at(0)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var p pace
 			for i, ms := range c.frames {
-				p.framed(at(ms), c.fresh[i])
+				p.framed(at(ms), c.fresh[i], height)
 			}
-			if !p.fastSince.Equal(c.since) || !p.lastFrame.Equal(at(c.frames[len(c.frames)-1])) {
-				t.Fatalf("fastSince %v, lastFrame %v; want %v, %v", p.fastSince, p.lastFrame, c.since, at(c.frames[len(c.frames)-1]))
+			if !p.fastSince.Equal(c.since) || !p.floodSince.Equal(c.flood) || !p.lastFrame.Equal(at(c.frames[len(c.frames)-1])) {
+				t.Fatalf("fastSince %v, floodSince %v, lastFrame %v; want %v, %v, %v", p.fastSince, p.floodSince, p.lastFrame, c.since, c.flood, at(c.frames[len(c.frames)-1]))
 			}
 		})
 	}

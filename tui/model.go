@@ -227,7 +227,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.pull()
 		cmds = append(cmds, m.listen(), m.refresh(), m.startTicking(), m.searchOlderArrived())
 		now := time.Now()
-		m.pace.framed(now, m.fresh)
+		m.pace.framed(now, m.fresh, len(m.shown))
 		m.frameCost = now.Sub(start)
 	case tickMsg:
 		m.ticking = false
