@@ -148,7 +148,7 @@ type benchHost struct {
 //
 // Everything tmux writes to it is read at once, by its own goroutine.
 // When it was read only while polling, tmux (3.3a) stopped reading the
-// pane in about one paced run in four, from a second into the stream
+// pane in about one paced run in five, from a second into the stream
 // until the first poll after its last delta: the attach process sat
 // blocked writing to its terminal for nine seconds, and the run showed a
 // quarter of the bytes and half the CPU (docs/performance.md, "Round 6").
