@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -33,10 +32,7 @@ func benchSource(tb testing.TB, n int) (*fakeSource, *Model) {
 	f.prev = f.seq
 	f.publishLocked()
 	f.mu.Unlock()
-	m, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	m := stillModel(tb, f)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(frameMsg{})
 	_ = m.View()

@@ -51,10 +51,7 @@ func editorProgram(t *testing.T, marker string) *Model {
 	t.Helper()
 	f := newFake(t)
 	longSession(f, 1, 1)
-	m, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := stillModel(t, f)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 20))
 	wait := func(s string) {
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },

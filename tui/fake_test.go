@@ -5,6 +5,7 @@ import (
 	"fmt"
 	gosync "sync"
 	"testing"
+	"time"
 
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/sync"
@@ -25,6 +26,17 @@ type fakeSource struct {
 	cid  int
 
 	calls []string
+}
+
+// stillModel is the tests' usual Model on f: the dark theme, the clock
+// stopped at fixedNow, no animation.
+func stillModel(tb testing.TB, f *fakeSource) *Model {
+	tb.Helper()
+	m, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
 }
 
 func newFake(t testing.TB) *fakeSource {

@@ -115,10 +115,7 @@ func TestFreshLines(t *testing.T) {
 func TestPendingFrameWaitsForNoSignal(t *testing.T) {
 	f := newFake(t)
 	longSession(f, 1, 3)
-	m, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := stillModel(t, f)
 	timer := func() tea.Msg { return nil }
 	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return timer }
 	_, cmd := m.Update(updateMsg{})
@@ -172,10 +169,7 @@ func runCmds(cmd tea.Cmd) (int, []tea.Msg) {
 func TestSendingReleasesTheFullRate(t *testing.T) {
 	f := newFake(t)
 	longSession(f, 1, 3)
-	m, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := stillModel(t, f)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	for _, k := range []string{"h", "i"} {
 		m.Update(keyMsg(k))

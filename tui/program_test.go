@@ -15,10 +15,7 @@ import (
 func TestUpdatesCoalesceIntoOneFrame(t *testing.T) {
 	f := newFake(t)
 	longSession(f, 1, 3)
-	m, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := stillModel(t, f)
 	frames := 0
 	m.after = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 		if d == m.opts.FrameInterval {
@@ -48,10 +45,7 @@ func TestUpdatesCoalesceIntoOneFrame(t *testing.T) {
 func TestCopyWritesOSC52(t *testing.T) {
 	f := newFake(t)
 	longSession(f, 1, 2)
-	m, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := stillModel(t, f)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 20))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("answer 2")) },
 		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))

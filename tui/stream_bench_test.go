@@ -38,10 +38,7 @@ func streamModel(tb testing.TB) (*fakeSource, *Model) {
 	f := newFake(tb)
 	f.item("item/completed", map[string]any{"itemId": "u1", "kind": "userMessage", "status": "completed", "text": "go", "position": 1})
 	f.item("item/started", map[string]any{"itemId": "live", "kind": "agentMessage", "text": "", "position": 2})
-	m, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	m := stillModel(tb, f)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(frameMsg{})
 	_ = m.View()
@@ -184,10 +181,7 @@ func TestLongmdStreamEqualsOneShot(t *testing.T) {
 	completeLive(t, f, text)
 	m.Update(frameMsg{})
 	done := m.View().Content
-	fresh, err := New(Options{Source: f, Theme: "dark", Now: func() time.Time { return fixedNow }, Still: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fresh := stillModel(t, f)
 	fresh.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	fresh.Update(frameMsg{})
 	if !strings.Contains(streamed, "LONGMD-END-OF-ANSWER-7f3a") || streamed != done || done != fresh.View().Content {
