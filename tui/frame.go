@@ -106,16 +106,17 @@ func steadyStream(now, lastFrame, lastInput time.Time, interval time.Duration) b
 // (or flooding) while its frames follow each other at the slowest pace,
 // so that slowing down to it does not start the count over.
 func (p *pace) framed(now time.Time, fresh, height int) {
+	goesOn := steadyStream(now, p.lastFrame, p.lastInput, floodFrameInterval)
 	switch {
 	case fresh < fastStreamLines:
 		p.fastSince = time.Time{}
-	case p.fastSince.IsZero() || !steadyStream(now, p.lastFrame, p.lastInput, floodFrameInterval):
+	case p.fastSince.IsZero() || !goesOn:
 		p.fastSince = now
 	}
 	switch {
 	case p.fastSince.IsZero() || 2*fresh < height:
 		p.floodSince = time.Time{}
-	case p.floodSince.IsZero() || !steadyStream(now, p.lastFrame, p.lastInput, floodFrameInterval):
+	case p.floodSince.IsZero() || !goesOn:
 		p.floodSince = now
 	}
 	p.lastFrame = now
