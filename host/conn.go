@@ -24,7 +24,8 @@ func (k msgKind) sheddable() bool { return k == kindDelta || k == kindEphemeral 
 type outMsg struct {
 	data    []byte
 	kind    msgKind
-	shedKey string // session id + "\x00" + item id, for kindDelta and kindItemFull
+	shedKey string     // session id + "\x00" + item id, for kindDelta and kindItemFull
+	delta   *deltaPart // for kindDelta: what the frame says (coalesce.go)
 }
 
 const (
@@ -46,8 +47,10 @@ type conn struct {
 	h      *Host
 	ws     *websocket.Conn
 	deltas atomic.Bool // false: the client opted out of item/delta
-	limit  int         // queue bound in messages
-	bytes  int         // queue bound in bytes
+	// coalesce: the client takes a run of deltas as one (coalesce.go).
+	coalesce atomic.Bool
+	limit    int // queue bound in messages
+	bytes    int // queue bound in bytes
 	// forwarded: the requests of another fleet host (fleet_forward.go),
 	// answered without a socket.
 	forwarded bool
@@ -270,6 +273,14 @@ func (c *conn) writeLoop() {
 			c.spare = nil
 			closing, flush := c.closing, c.flush
 			c.mu.Unlock()
+			if c.coalesce.Load() {
+				var saved int
+				if batch, saved = coalesceDeltas(batch); saved != 0 {
+					c.mu.Lock()
+					c.qBytes -= saved
+					c.mu.Unlock()
+				}
+			}
 			if len(batch) == 0 && flush {
 				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.code, c.reason), time.Now().Add(time.Second)) // closing either way
 				c.ws.Close()

@@ -253,6 +253,7 @@ func (s *session) outMsgFor(method string, params []byte, ev *model.Event, nowMs
 		m.kind = kindDelta
 		if ev != nil {
 			m.shedKey = s.id + "\x00" + ev.ItemID
+			m.delta = &deltaPart{ev: ev, emittedAtMs: nowMs}
 		}
 	case model.MethodWarning:
 		m.kind = kindEphemeral

@@ -8,7 +8,7 @@ import (
 )
 
 // initialize answers initialize: the host's identity, durability and
-// bounds; it records whether the client takes deltas.
+// bounds; it records whether the client takes deltas, and coalesced ones.
 func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 	var p struct {
 		ClientInfo *struct {
@@ -16,7 +16,8 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 			Version string `json:"version"`
 		} `json:"clientInfo"`
 		Capabilities *struct {
-			Deltas *bool `json:"deltas"`
+			Deltas         *bool `json:"deltas"`
+			CoalesceDeltas *bool `json:"coalesceDeltas"`
 		} `json:"capabilities"`
 	}
 	if e := decodeParams(params, &p); e != nil {
@@ -25,6 +26,9 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 	if p.Capabilities != nil && p.Capabilities.Deltas != nil {
 		c.deltas.Store(*p.Capabilities.Deltas)
 	}
+	if p.Capabilities != nil && p.Capabilities.CoalesceDeltas != nil {
+		c.coalesce.Store(*p.Capabilities.CoalesceDeltas)
+	}
 	return map[string]any{
 		"serverInfo":      map[string]string{"name": "lookout-host", "version": Version},
 		"protocolVersion": 1,
@@ -32,6 +36,7 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 		"features": map[string]any{
 			"agent":          agentName(c.h),
 			"deltas":         c.deltas.Load(),
+			"coalesceDeltas": c.coalesce.Load(),
 			"fieldBound":     c.h.fieldBound(),
 			"maxFrameBytes":  MaxFrameBytes,
 			"pageBytes":      PageBytes,

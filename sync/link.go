@@ -86,8 +86,10 @@ func (l *loopState) onDialed(r dialResult) {
 	l.link = &link{id: l.linkSeq, conn: r.conn, calls: map[int64]callback{}, phase: linkInitializing}
 	l.dirty = true
 	l.call("initialize", map[string]any{
-		"clientInfo":   map[string]string{"name": l.o.ClientName, "version": clientVersion},
-		"capabilities": map[string]bool{"deltas": l.o.Deltas},
+		"clientInfo": map[string]string{"name": l.o.ClientName, "version": clientVersion},
+		// A run of deltas may come as one: the fold is the same, for a
+		// fraction of the frames (the host's coalesce.go).
+		"capabilities": map[string]bool{"deltas": l.o.Deltas, "coalesceDeltas": true},
 	}, l.onInitialized)
 }
 
