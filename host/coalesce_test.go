@@ -75,14 +75,7 @@ func TestCoalescedDeltasCarryTheSameText(t *testing.T) {
 		t.Fatal("the host does not say it coalesces deltas for a client that asked")
 	}
 	sid, _, plainState := newSession(t, plain)
-	sub, err := joined.Subscribe(sid, "", "", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	joinedState := model.NewState(sid)
-	if _, err := joinedState.LoadSnapshot(sid, sub.Epoch, *sub.Snapshot); err != nil {
-		t.Fatal(err)
-	}
+	joinedState, _ := snapshotState(t, joined, sid)
 	_, turnID, err := plain.Submit(sid, "cmd-1", "hello there")
 	if err != nil {
 		t.Fatal(err)
