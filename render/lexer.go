@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/dlclark/regexp2"
 	"github.com/dlclark/regexp2/syntax"
 )
 
@@ -40,6 +41,7 @@ type fastRule struct {
 	index int
 	first *syntax.Prefix
 	ascii [2]uint64 // bit c: a match may start with byte c < 128
+	named bool      // its regexp names a group (see namesGroups)
 }
 
 // rulesSpy is where the copy's emitters put the compiled rules.
@@ -123,7 +125,7 @@ func newFastLexer(rl *chroma.RegexLexer) (f *fastLexer) {
 	for state, rules := range *compiled {
 		fr := make([]fastRule, len(rules))
 		for i, r := range rules {
-			fr[i] = fastRule{CompiledRule: r, index: i, first: firstChars(r)}
+			fr[i] = fastRule{CompiledRule: r, index: i, first: firstChars(r), named: namesGroups(r.Regexp)}
 			fr[i].ascii = fr[i].asciiStarts()
 		}
 		f.rules[state] = fr
@@ -290,7 +292,11 @@ func (s *fastState) drain() (chroma.Token, bool) {
 }
 
 // match is chroma's matchRules: the first rule matching at the position,
-// its groups and its named groups (nil groups when none matches).
+// its groups and its named groups (nil groups when none matches). The
+// named groups are left nil for a rule whose groups are only numbered:
+// a lookup by name then finds nothing, as it would in chroma's map of
+// numbers (only chroma's ByGroupNames emitter, which none of its lexers
+// uses, counts the map).
 func (s *fastState) match(rules []fastRule) (*fastRule, []string, map[string]string) {
 	ch := s.Text[s.Pos]
 	for i := range rules {
@@ -304,12 +310,28 @@ func (s *fastState) match(rules []fastRule) (*fastRule, []string, map[string]str
 		}
 		gs := m.Groups()
 		groups := make([]string, 0, len(gs))
-		named := make(map[string]string, len(gs))
 		for _, g := range gs {
-			named[g.Name] = g.String()
 			groups = append(groups, g.String())
+		}
+		var named map[string]string
+		if r.named {
+			named = make(map[string]string, len(gs))
+			for i, g := range gs {
+				named[g.Name] = groups[i]
+			}
 		}
 		return r, groups, named
 	}
 	return nil, nil, nil
+}
+
+// namesGroups reports whether re has a group with a name of its own, not
+// just a number: only then can a lexer's code look a group up by name.
+func namesGroups(re *regexp2.Regexp) bool {
+	for _, n := range re.GetGroupNames() {
+		if strings.Trim(n, "0123456789") != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/dlclark/regexp2"
 	"pgregory.net/rapid"
 )
 
@@ -157,5 +158,26 @@ func TestFastLexerMatchesChromaEveryLexer(t *testing.T) {
 	}
 	if fast < len(lexers.GlobalLexerRegistry.Lexers)*3/4 {
 		t.Fatalf("only %d of %d lexers have a fast form", fast, len(lexers.GlobalLexerRegistry.Lexers))
+	}
+}
+
+// Only a regexp that names a group gets a map of named groups.
+func TestNamesGroups(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		want bool
+	}{
+		{`abc`, false},
+		{`(a)(b)`, false},
+		{`(?:a)+`, false},
+		{`(?<adverbs>:\w+)*`, true},
+		{`(a)(?'name'b)`, true},
+		{`(?<12>a)`, false},
+	} {
+		t.Run(c.expr, func(t *testing.T) {
+			if got := namesGroups(regexp2.MustCompile(c.expr, 0)); got != c.want {
+				t.Fatalf("namesGroups(%q) = %v, want %v", c.expr, got, c.want)
+			}
+		})
 	}
 }
