@@ -42,7 +42,7 @@ func delta(id, field, d string) string {
 }
 
 // fold applies frames in order to a fresh state and fails on any error.
-func fold(t *testing.T, frames ...string) *State {
+func fold(t testing.TB, frames ...string) *State {
 	t.Helper()
 	s := NewState(sid)
 	for _, f := range frames {
@@ -51,7 +51,7 @@ func fold(t *testing.T, frames ...string) *State {
 	return s
 }
 
-func mustApply(t *testing.T, s *State, f string) {
+func mustApply(t testing.TB, s *State, f string) {
 	t.Helper()
 	ev, err := DecodeFrame([]byte(f))
 	if err != nil {

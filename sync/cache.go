@@ -75,7 +75,7 @@ func safeName(s string) string {
 
 // encodeReplica builds the file bytes.
 func encodeReplica(h replicaHeader, snap model.Snapshot) ([]byte, error) {
-	body, err := json.Marshal(snap)
+	body, err := snap.AppendJSON(nil) // a long message's item unchecked: it is the fold's own encoding
 	if err != nil {
 		return nil, err
 	}

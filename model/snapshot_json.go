@@ -1,0 +1,79 @@
+package model
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+)
+
+// AppendJSON appends the snapshot's JSON encoding: what json.Marshal
+// writes, except that the items', approvals' and values' encodings are
+// copied as they are rather than validated and compacted again. They are
+// JSON already (the fold's own encodings, or frames it parsed), and a
+// long message's item is most of the snapshot.
+func (s *Snapshot) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"cursor":`...)
+	dst = appendString(dst, s.Cursor)
+	dst = append(dst, `,"durableCursor":`...)
+	dst = appendString(dst, s.DurableCursor)
+	dst = append(dst, `,"items":`...)
+	dst = appendRawList(dst, s.Items)
+	dst = append(dst, `,"hasOlder":`...)
+	dst = strconv.AppendBool(dst, s.HasOlder)
+	turns, err := json.Marshal(struct {
+		ActiveTurn  *ActiveTurn  `json:"activeTurn"`
+		QueuedTurns []QueuedTurn `json:"queuedTurns"`
+	}{s.ActiveTurn, s.QueuedTurns})
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, ',')
+	dst = append(dst, turns[1:len(turns)-1]...)
+	dst = append(dst, `,"pendingApprovals":`...)
+	dst = appendRawList(dst, s.PendingApprovals)
+	dst = append(dst, `,"state":`...)
+	if s.State == nil {
+		dst = append(dst, "null"...)
+	} else {
+		keys := make([]string, 0, len(s.State))
+		for k := range s.State {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, k)
+			dst = append(dst, ':')
+			dst = appendRaw(dst, s.State[k])
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, '}'), nil
+}
+
+// appendRawList appends a list of encodings as a JSON array (null when
+// the list is nil, as json.Marshal writes it).
+func appendRawList(dst []byte, list []json.RawMessage) []byte {
+	if list == nil {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '[')
+	for i, raw := range list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendRaw(dst, raw)
+	}
+	return append(dst, ']')
+}
+
+// appendRaw appends one encoding, null when it is empty.
+func appendRaw(dst []byte, raw json.RawMessage) []byte {
+	if len(raw) == 0 {
+		return append(dst, "null"...)
+	}
+	return append(dst, raw...)
+}
