@@ -93,21 +93,7 @@ func appendCanonical(dst []byte, v any) []byte {
 	case float64:
 		return strconv.AppendFloat(dst, x, 'g', -1, 64)
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendString(dst, k)
-			dst = append(dst, ':')
-			dst = appendCanonical(dst, x[k])
-		}
-		return append(dst, '}')
+		return appendObject(dst, x, appendCanonical)
 	case []any:
 		dst = append(dst, '[')
 		for i, e := range x {
@@ -227,4 +213,24 @@ func canonicalString(raw []byte) bool {
 		}
 	}
 	return true
+}
+
+// appendObject appends m as a JSON object, its keys sorted, each value
+// written by appendValue.
+func appendObject[V any](dst []byte, m map[string]V, appendValue func([]byte, V) []byte) []byte {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':')
+		dst = appendValue(dst, m[k])
+	}
+	return append(dst, '}')
 }

@@ -2,7 +2,6 @@ package model
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 )
 
@@ -35,21 +34,7 @@ func (s *Snapshot) AppendJSON(dst []byte) ([]byte, error) {
 	if s.State == nil {
 		dst = append(dst, "null"...)
 	} else {
-		keys := make([]string, 0, len(s.State))
-		for k := range s.State {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendString(dst, k)
-			dst = append(dst, ':')
-			dst = appendRaw(dst, s.State[k])
-		}
-		dst = append(dst, '}')
+		dst = appendObject(dst, s.State, appendRaw)
 	}
 	return append(dst, '}'), nil
 }
