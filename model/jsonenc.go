@@ -95,23 +95,9 @@ func appendCanonical(dst []byte, v any) []byte {
 	case map[string]any:
 		return appendObject(dst, x, appendCanonical)
 	case []any:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendCanonical(dst, e)
-		}
-		return append(dst, ']')
+		return appendArray(dst, x, appendCanonical)
 	case []string:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendString(dst, e)
-		}
-		return append(dst, ']')
+		return appendArray(dst, x, appendString)
 	default:
 		b, err := json.Marshal(x)
 		if err != nil {
@@ -233,4 +219,17 @@ func appendObject[V any](dst []byte, m map[string]V, appendValue func([]byte, V)
 		dst = appendValue(dst, m[k])
 	}
 	return append(dst, '}')
+}
+
+// appendArray appends list as a JSON array, each element written by
+// appendValue.
+func appendArray[V any](dst []byte, list []V, appendValue func([]byte, V) []byte) []byte {
+	dst = append(dst, '[')
+	for i, v := range list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendValue(dst, v)
+	}
+	return append(dst, ']')
 }

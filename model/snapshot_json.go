@@ -45,14 +45,7 @@ func appendRawList(dst []byte, list []json.RawMessage) []byte {
 	if list == nil {
 		return append(dst, "null"...)
 	}
-	dst = append(dst, '[')
-	for i, raw := range list {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendRaw(dst, raw)
-	}
-	return append(dst, ']')
+	return appendArray(dst, list, appendRaw)
 }
 
 // appendRaw appends one encoding, null when it is empty.
