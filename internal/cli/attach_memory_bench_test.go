@@ -101,6 +101,28 @@ func readProcMemory(pid int) (procMemory, int64, error) {
 	return m, hwm, nil
 }
 
+// settledCPU is the most CPU an attach that has nothing left to do uses
+// in a second. It is not zero: an idle attach uses 16-26 ms a second on
+// the development machine, most of it waking for Bubble Tea's 60 Hz
+// renderer clock, so waiting for a second with no CPU at all could take
+// minutes, and count them.
+const settledCPU = 40 * time.Millisecond
+
+// waitSettled waits for a second in which pid uses at most settledCPU,
+// and reports false if none comes within limit.
+func waitSettled(pid int, limit time.Duration) bool {
+	last := procCPUTime(pid)
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); {
+		time.Sleep(time.Second)
+		now := procCPUTime(pid)
+		if now-last <= settledCPU {
+			return true
+		}
+		last = now
+	}
+	return false
+}
+
 // procCPUTime is utime+stime of pid.
 func procCPUTime(pid int) time.Duration {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -180,13 +202,9 @@ func measureAttach(b *testing.B, bin, file, rate string) attachMemory {
 	case <-time.After(2 * time.Minute):
 		b.Fatal("the stream never ended")
 	}
-	// Settled: no CPU for a second (the rest of the answer and the
-	// completed message rendered).
-	for last, still := procCPUTime(att.pid), 0; still < 5; still++ {
-		time.Sleep(200 * time.Millisecond)
-		if now := procCPUTime(att.pid); now != last {
-			last, still = now, -1
-		}
+	// Settled: the rest of the answer and the completed message rendered.
+	if !waitSettled(att.pid, 2*time.Minute) {
+		b.Fatal("the attach never settled after the stream")
 	}
 	cpu := procCPUTime(att.pid) - cpu0
 	close(stopSampling)
