@@ -204,32 +204,26 @@ func (s *State) AppendCanonicalHead(dst []byte) []byte {
 // AppendCanonicalTail appends the canonical encoding after its last item:
 // `]` and the members sorted after "items".
 func (s *State) AppendCanonicalTail(dst []byte) []byte {
-	dst = append(dst, `],"pendingApprovals":[`...)
-	for i, a := range s.approvals {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendCanonicalRaw(dst, a.Params)
-	}
-	dst = append(dst, `],"queuedTurns":[`...)
-	for i, q := range s.queued {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, `{"commandId":`...)
-		dst = appendString(dst, q.CommandID)
-		dst = append(dst, `,"text":`...)
-		dst = appendString(dst, q.Text)
-		dst = append(dst, `,"turnId":`...)
-		dst = appendString(dst, q.TurnID)
-		dst = append(dst, '}')
-	}
-	dst = append(dst, `],"state":`...)
+	dst = append(dst, `],"pendingApprovals":`...)
+	dst = appendArray(dst, s.approvals, func(dst []byte, a Approval) []byte { return appendCanonicalRaw(dst, a.Params) })
+	dst = append(dst, `,"queuedTurns":`...)
+	dst = appendArray(dst, s.queued, appendQueuedTurn)
+	dst = append(dst, `,"state":`...)
 	m := make(map[string]any, len(s.values))
 	for k, v := range s.values {
 		m[k] = v
 	}
 	dst = appendCanonical(dst, m)
+	return append(dst, '}')
+}
+
+func appendQueuedTurn(dst []byte, q QueuedTurn) []byte {
+	dst = append(dst, `{"commandId":`...)
+	dst = appendString(dst, q.CommandID)
+	dst = append(dst, `,"text":`...)
+	dst = appendString(dst, q.Text)
+	dst = append(dst, `,"turnId":`...)
+	dst = appendString(dst, q.TurnID)
 	return append(dst, '}')
 }
 

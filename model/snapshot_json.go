@@ -9,8 +9,9 @@ import (
 // writes, except that the items', approvals' and values' encodings are
 // copied as they are rather than validated and compacted again. They are
 // JSON already (the fold's own encodings, or frames it parsed), and a
-// long message's item is most of the snapshot.
-func (s *Snapshot) AppendJSON(dst []byte) ([]byte, error) {
+// long message's item is most of the snapshot. Turns are written as the
+// canonical encoding writes them (appendActiveTurn, appendQueuedTurn).
+func (s *Snapshot) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"cursor":`...)
 	dst = appendString(dst, s.Cursor)
 	dst = append(dst, `,"durableCursor":`...)
@@ -19,15 +20,18 @@ func (s *Snapshot) AppendJSON(dst []byte) ([]byte, error) {
 	dst = appendRawList(dst, s.Items)
 	dst = append(dst, `,"hasOlder":`...)
 	dst = strconv.AppendBool(dst, s.HasOlder)
-	turns, err := json.Marshal(struct {
-		ActiveTurn  *ActiveTurn  `json:"activeTurn"`
-		QueuedTurns []QueuedTurn `json:"queuedTurns"`
-	}{s.ActiveTurn, s.QueuedTurns})
-	if err != nil {
-		return dst, err
+	dst = append(dst, `,"activeTurn":`...)
+	if s.ActiveTurn == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = appendActiveTurn(dst, s.ActiveTurn)
 	}
-	dst = append(dst, ',')
-	dst = append(dst, turns[1:len(turns)-1]...)
+	dst = append(dst, `,"queuedTurns":`...)
+	if s.QueuedTurns == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = appendArray(dst, s.QueuedTurns, appendQueuedTurn)
+	}
 	dst = append(dst, `,"pendingApprovals":`...)
 	dst = appendRawList(dst, s.PendingApprovals)
 	dst = append(dst, `,"state":`...)
@@ -36,7 +40,7 @@ func (s *Snapshot) AppendJSON(dst []byte) ([]byte, error) {
 	} else {
 		dst = appendObject(dst, s.State, appendRaw)
 	}
-	return append(dst, '}'), nil
+	return append(dst, '}')
 }
 
 // appendRawList appends a list of encodings as a JSON array (null when

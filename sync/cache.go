@@ -75,10 +75,7 @@ func safeName(s string) string {
 
 // encodeReplica builds the file bytes.
 func encodeReplica(h replicaHeader, snap model.Snapshot) ([]byte, error) {
-	body, err := snap.AppendJSON(nil) // a long message's item unchecked: it is the fold's own encoding
-	if err != nil {
-		return nil, err
-	}
+	body := snap.AppendJSON(nil) // a long message's item unchecked: it is the fold's own encoding
 	sum := sha256.Sum256(body)
 	h.Format, h.Version = replicaFormat, replicaVersion
 	h.BodyLen, h.SHA256, h.Items = len(body), hex.EncodeToString(sum[:]), len(snap.Items)
