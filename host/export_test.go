@@ -28,6 +28,14 @@ func WithJournalFault(opts Options, f *JournalFault) Options {
 	return opts
 }
 
+// WithTakeoverGate returns opts whose host calls gate each time it takes a
+// session over, after it stopped serving the session's replica and before
+// it restores the session.
+func WithTakeoverGate(opts Options, gate func(sid string)) Options {
+	opts.takeoverGate = gate
+	return opts
+}
+
 type faultyJournal struct {
 	journal
 	f *JournalFault

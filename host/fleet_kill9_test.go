@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -31,7 +32,9 @@ func helperOptions(dir string) host.Options {
 // (its export equals a's, and session/list names a as its host), then
 // takes it over: the history a's client saw is b's, seq for seq, followed
 // by the host-death terminals, written once; b's subscribers of the
-// session as a wrote it are told to resume (close 1012).
+// session as a wrote it are told to resume (close 1012), but only once the
+// session they resume on is in place, and a request made while b takes
+// the session over waits for it rather than reading the replica.
 func TestFleetHostKilledMidTurn(t *testing.T) {
 	node := natstest.Start(t, t.TempDir())
 	t.Setenv(fleetEnv, node.URL()+" a")
@@ -45,7 +48,11 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := pageAll(t, ca, sid, epoch, 100)
-	b := hosttest.Start(t, host.Options{Journal: node.URL(), JournalNamespace: "k9", FleetHostID: "b", FleetLeaseTTL: time.Second})
+	takingOver, release := make(chan string, 1), make(chan struct{})
+	b := hosttest.Start(t, host.WithTakeoverGate(
+		host.Options{Journal: node.URL(), JournalNamespace: "k9", FleetHostID: "b", FleetLeaseTTL: time.Second},
+		func(sid string) { takingOver <- sid; <-release }))
+	t.Cleanup(func() { closeOnce(release) }) // before b closes: a takeover waiting at the gate holds its close
 	cb := hosttest.Dial(t, b)
 	if got := hostOf(t, cb, sid); got != "a" {
 		t.Fatalf("b lists a's session with host %q, want a", got)
@@ -59,6 +66,35 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-ca.Done()
+
+	select {
+	case got := <-takingOver:
+		if got != sid {
+			t.Fatalf("b takes over %s, want %s", got, sid)
+		}
+	case <-time.After(hosttest.Timeout):
+		t.Fatal("b never took the session over")
+	}
+	early := hosttest.Dial(t, b)
+	earlyPage := make(chan int, 1)
+	go func() { // answered only once the takeover is done
+		res, rpcErr, err := early.Call("view/page", map[string]any{"sessionId": sid, "epoch": epoch, "direction": "after",
+			"cursor": model.FormatCursor(sid, 0), "limit": 100})
+		var p page
+		if err != nil || rpcErr != nil || json.Unmarshal(res, &p) != nil {
+			earlyPage <- -1
+			return
+		}
+		earlyPage <- len(p.Events)
+	}()
+	select {
+	case <-watcher.Done():
+		t.Fatal("b closed its subscriber before the session it resumes on was in place")
+	case n := <-earlyPage:
+		t.Fatalf("b answered a page with %d events in the middle of its takeover", n)
+	case <-time.After(300 * time.Millisecond):
+	}
+	closeOnce(release)
 
 	deadline := time.Now().Add(hosttest.Timeout)
 	for hostOf(t, cb, sid) != "b" {
@@ -77,6 +113,9 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 	}) {
 		t.Fatalf("b's history does not start with the %d events a's client saw (b has %d)", len(seen), len(all))
 	}
+	if n := <-earlyPage; n != len(all) {
+		t.Fatalf("the page asked for during the takeover holds %d events, want all %d", n, len(all))
+	}
 	deaths := 0
 	for _, ev := range all {
 		if ev.Method == model.MethodTurnCompleted && ev.TurnID == slowTurn {
@@ -88,5 +127,14 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 	}
 	if got := foldAll(t, sid, all); got.ActiveTurn() != nil {
 		t.Fatalf("turn %s still active after the takeover", got.ActiveTurn().TurnID)
+	}
+}
+
+// closeOnce closes ch unless it is closed already (one goroutine only).
+func closeOnce(ch chan struct{}) {
+	select {
+	case <-ch:
+	default:
+		close(ch)
 	}
 }

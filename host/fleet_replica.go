@@ -61,7 +61,7 @@ func (h *Host) replicaSession(sid string) (*session, error) {
 	}
 	h.replicaMu.Lock()
 	defer h.replicaMu.Unlock()
-	if s := h.session(sid); s != nil {
+	if s := h.session(sid); s != nil && !s.isRetired() {
 		return s, nil
 	}
 	rec, ok, err := f.js.sessionRecord(sid)
@@ -225,25 +225,41 @@ func (s *session) sendIngestedLocked(batch []pendingEvent) {
 	s.send(batch, subs)
 }
 
-// retireReplica stops serving a replica this host is about to write (it
-// took the session over): its relay ends, it leaves the host's sessions
-// and its subscribers' connections are closed, so that their clients
-// resume on the session as this host now writes it.
-func (h *Host) retireReplica(s *session) {
+// isRetired reports whether s is a replica this host took over.
+func (s *session) isRetired() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.retired
+}
+
+// retire stops serving a replica this host is about to write (it took
+// the session over): its relay ends and it ingests nothing more. It
+// returns the connections subscribed to it, which must resume on the
+// session as this host now writes it (closeResumers).
+func (s *session) retire() []*conn {
 	if s.stopRelay != nil {
 		_ = s.stopRelay() // the member may be closing: its subscriptions end anyway
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.retired = true // ingestRelayed ignores late frames
 	subs := make([]*conn, 0, len(s.subs))
 	for c := range s.subs {
 		subs = append(subs, c)
 	}
-	s.mu.Unlock()
-	for _, c := range subs {
-		c.closeAfterFlush(closeServiceRestart, "the session's writer changed; resume")
+	return subs
+}
+
+// closeResumers closes the connections of a retired replica's
+// subscribers, so that their clients resume.
+func closeResumers(conns []*conn) {
+	for _, c := range conns {
+		c.closeAfterFlush(closeServiceRestart, resumeReason)
 	}
 }
+
+// resumeReason is the close reason of a retired replica's subscribers.
+const resumeReason = "the session's writer changed; resume"
 
 // closeServiceRestart closes a connection whose subscribed replica was
 // taken over by this host: the client reconnects and resumes.

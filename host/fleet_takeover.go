@@ -29,8 +29,16 @@ func (h *Host) adoptSession(rec sessionRecord) error {
 	if (old != nil && !old.replica) || closing {
 		return nil
 	}
+	var resumers []*conn
 	if old != nil {
-		h.retireReplica(old)
+		resumers = old.retire()
+	}
+	// The replica's subscribers are told to resume only once the session
+	// they resume on is in place; until then a request that finds the
+	// retired replica waits here, on replicaMu (loadedSession).
+	defer closeResumers(resumers)
+	if h.opts.takeoverGate != nil {
+		h.opts.takeoverGate(rec.ID)
 	}
 	s, err := h.restoreSession(rec, nil)
 	if err != nil {

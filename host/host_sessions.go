@@ -21,8 +21,10 @@ func (h *Host) session(id string) *session {
 // unloaded: nil and no error if there is no such session.
 func (h *Host) loadedSession(id string) (*session, error) {
 	s := h.session(id)
-	if s == nil {
-		return h.replicaSession(id) // a fleet's session another host writes
+	if s == nil || s.isRetired() {
+		// A fleet's session another host writes, or one this host is
+		// taking over: replicaSession waits for the takeover to finish.
+		return h.replicaSession(id)
 	}
 	if err := s.ensureLoaded(); err != nil {
 		return nil, err

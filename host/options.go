@@ -119,6 +119,10 @@ type Options struct {
 	// wrapJournal, set only by tests (export_test.go), wraps the journal
 	// to inject its faults.
 	wrapJournal func(journal) journal
+	// takeoverGate, set only by tests (export_test.go), is called when a
+	// takeover has retired a session's replica, before it restores the
+	// session.
+	takeoverGate func(sid string)
 	// TLSCert and TLSKey, both set, are PEM files of a certificate (chain)
 	// and its private key: the host then serves wss:// (TLS 1.2 or later)
 	// and its URL and recorded address say wss://. Start fails when only

@@ -25,6 +25,10 @@ func (s *session) subscribe(c *conn, reqID json.RawMessage, cursor *string, epoc
 	defer s.fmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.retired { // taken over since this request found it
+		c.closeAfterFlush(closeServiceRestart, resumeReason)
+		return nil
+	}
 	if err := s.flushLocked(); err != nil {
 		return errJournalUnavailable(err)
 	}
