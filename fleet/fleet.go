@@ -55,6 +55,11 @@ var (
 // opTimeout bounds one fleet request.
 const opTimeout = 10 * time.Second
 
+// joinTimeout bounds opening the fleet's buckets. A replicated bucket
+// answers nothing until its group has elected a leader, which takes
+// seconds on a loaded cluster, so Join retries within it.
+const joinTimeout = 30 * time.Second
+
 // Join connects to the fleet's NATS servers and opens (or creates) its
 // directory and lease buckets.
 func Join(ctx context.Context, cfg Config) (*Member, error) {
@@ -89,12 +94,20 @@ func (m *Member) open(ctx context.Context) error {
 		return err
 	}
 	replicas := max(m.cfg.Replicas, 1)
-	bucket := func(cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
-		kv, err := m.js.KeyValue(ctx, cfg.Bucket)
-		if errors.Is(err, jetstream.ErrBucketNotFound) {
-			cfg.Storage, cfg.Replicas = jetstream.FileStorage, replicas
-			kv, err = m.js.CreateKeyValue(ctx, cfg)
-		}
+	ctx, cancel := context.WithTimeout(ctx, joinTimeout)
+	defer cancel()
+	bucket := func(cfg jetstream.KeyValueConfig) (kv jetstream.KeyValue, err error) {
+		err = retrying(ctx, func(ctx context.Context) error {
+			kv, err = m.js.KeyValue(ctx, cfg.Bucket)
+			if errors.Is(err, jetstream.ErrBucketNotFound) {
+				cfg.Storage, cfg.Replicas = jetstream.FileStorage, replicas
+				kv, err = m.js.CreateKeyValue(ctx, cfg)
+			}
+			if errors.Is(err, jetstream.ErrBucketExists) { // another member made it meanwhile
+				kv, err = m.js.KeyValue(ctx, cfg.Bucket)
+			}
+			return err
+		})
 		if err != nil {
 			return nil, fmt.Errorf("bucket %s: %w", cfg.Bucket, err)
 		}
