@@ -304,7 +304,7 @@ func (s *fastState) match(rules []fastRule) (*fastRule, []string, map[string]str
 		if !r.mayStart(ch) {
 			continue
 		}
-		m, err := r.Regexp.FindRunesMatchStartingAt(s.Text, s.Pos)
+		m, err := findAt(r.Regexp, s.Text, s.Pos)
 		if m == nil || err != nil || m.Index != s.Pos {
 			continue
 		}
