@@ -17,26 +17,26 @@ import (
 // again.
 const matchRetries = 3
 
-// findAt is re's match starting at pos, asking again when a timeout came
+// findAt is re's match starting at pos, asked again when it timed out
 // sooner than it could have (spuriousTimeout). A genuine timeout still
 // ends the match, after at most twice the budget.
 func findAt(re *regexp2.Regexp, text []rune, pos int) (*regexp2.Match, error) {
-	return retrySpurious(re.MatchTimeout, func() (*regexp2.Match, error) {
-		return re.FindRunesMatchStartingAt(text, pos)
-	})
+	m, err := re.FindRunesMatchStartingAt(text, pos)
+	if err != nil {
+		m, err = retrySpurious(re.MatchTimeout, func() (*regexp2.Match, error) {
+			return re.FindRunesMatchStartingAt(text, pos)
+		})
+	}
+	return m, err
 }
 
-// retrySpurious runs find until it succeeds, or fails after taking at least
-// half of budget by the wall clock, or matchRetries more tries fail.
-func retrySpurious(budget time.Duration, find func() (*regexp2.Match, error)) (*regexp2.Match, error) {
-	m, err := find()
+// retrySpurious asks find again, after a match that timed out, until it
+// succeeds, or fails after taking at least half of budget by the wall
+// clock, or matchRetries tries have failed.
+func retrySpurious(budget time.Duration, find func() (*regexp2.Match, error)) (m *regexp2.Match, err error) {
 	for range matchRetries {
-		if err == nil {
-			break
-		}
 		start := time.Now()
-		m, err = find()
-		if err != nil && !spuriousTimeout(time.Since(start), budget) {
+		if m, err = find(); err == nil || !spuriousTimeout(time.Since(start), budget) {
 			break
 		}
 	}
