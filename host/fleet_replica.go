@@ -119,7 +119,7 @@ func (s *session) ingestRelayed(frame []byte) {
 	defer s.fmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.retired {
+	if s.retired.Load() {
 		return
 	}
 	var batch []pendingEvent
@@ -148,7 +148,7 @@ func (s *session) ingestRelayed(frame []byte) {
 // subscribe or a page: the last relayed frame of a burst may have been
 // lost, with no later one to show the gap. The caller holds fmu and mu.
 func (s *session) refreshLocked() error {
-	if !s.replica || s.retired {
+	if !s.replica || s.retired.Load() {
 		return nil
 	}
 	caught, err := s.catchUpLocked()
@@ -226,11 +226,7 @@ func (s *session) sendIngestedLocked(batch []pendingEvent) {
 }
 
 // isRetired reports whether s is a replica this host took over.
-func (s *session) isRetired() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.retired
-}
+func (s *session) isRetired() bool { return s.retired.Load() }
 
 // retire stops serving a replica this host is about to write (it took
 // the session over): its relay ends and it ingests nothing more. It
@@ -242,7 +238,7 @@ func (s *session) retire() []*conn {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.retired = true // ingestRelayed ignores late frames
+	s.retired.Store(true) // ingestRelayed ignores late frames
 	subs := make([]*conn, 0, len(s.subs))
 	for c := range s.subs {
 		subs = append(subs, c)

@@ -72,8 +72,10 @@ type session struct {
 	// A replica is a session another fleet host writes, served here from
 	// the journal and the writer's relayed frames (fleet_replica.go); it
 	// never emits. writer is the fleet host that writes the session.
-	replica   bool // immutable
-	retired   bool // a replica this host took over and no longer serves
+	replica bool // immutable
+	// retired: a replica this host took over and no longer serves. It is
+	// set under mu (retire), and read without it by request lookups.
+	retired   atomic.Bool
 	writer    string
 	stopRelay func() error // immutable once the replica is shared
 }

@@ -25,7 +25,7 @@ func (s *session) subscribe(c *conn, reqID json.RawMessage, cursor *string, epoc
 	defer s.fmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.retired { // taken over since this request found it
+	if s.retired.Load() { // taken over since this request found it
 		c.closeAfterFlush(closeServiceRestart, resumeReason)
 		return nil
 	}
