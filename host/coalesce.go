@@ -72,11 +72,7 @@ func joinDeltas(run []outMsg, text int) outMsg {
 	}
 	ev := *last.ev
 	ev.Delta = string(joined)
-	p := make([]byte, 0, text+text/8+len(ev.SessionID)*2+len(ev.ItemID)+96)
-	p = append(p, `{"sessionId":`...)
-	p = model.AppendJSONString(p, ev.SessionID)
-	p = append(p, `,"viewCursor":`...)
-	p = model.AppendJSONString(p, model.FormatCursor(ev.SessionID, ev.Seq))
+	p := appendParamsHead(make([]byte, 0, text+text/8+len(ev.SessionID)*2+len(ev.ItemID)+96), ev.SessionID, ev.Seq)
 	p = append(p, `,"itemId":`...)
 	p = model.AppendJSONString(p, ev.ItemID)
 	p = append(p, `,"field":`...)

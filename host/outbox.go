@@ -2,7 +2,6 @@ package host
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/lookout-sh/lookout/model"
@@ -224,15 +223,11 @@ func (s *session) buildParams(seq int64, durable bool, fields map[string]any) ([
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, len(rest)+128)
-	b = append(b, `{"sessionId":`...)
-	b = strconv.AppendQuote(b, s.id)
-	b = append(b, `,"viewCursor":`...)
-	b = strconv.AppendQuote(b, model.FormatCursor(s.id, seq))
+	b := appendParamsHead(make([]byte, 0, len(rest)+128), s.id, seq)
 	if durable {
 		b = append(b, `,"prevCursor":`...)
 		if d := s.lastDurableLocked(); d > 0 {
-			b = strconv.AppendQuote(b, model.FormatCursor(s.id, d))
+			b = model.AppendJSONString(b, model.FormatCursor(s.id, d))
 		} else {
 			b = append(b, "null"...)
 		}
@@ -244,6 +239,14 @@ func (s *session) buildParams(seq int64, durable bool, fields map[string]any) ([
 		b = append(b, '}')
 	}
 	return b, nil
+}
+
+// appendParamsHead opens an event's params: `{"sessionId":…,"viewCursor":…`.
+func appendParamsHead(dst []byte, sid string, seq int64) []byte {
+	dst = append(dst, `{"sessionId":`...)
+	dst = model.AppendJSONString(dst, sid)
+	dst = append(dst, `,"viewCursor":`...)
+	return model.AppendJSONString(dst, model.FormatCursor(sid, seq))
 }
 
 func (s *session) outMsgFor(method string, params []byte, ev *model.Event, nowMs int64) outMsg {
