@@ -233,3 +233,12 @@ func appendArray[V any](dst []byte, list []V, appendValue func([]byte, V) []byte
 	}
 	return append(dst, ']')
 }
+
+// appendArrayOrNull is appendArray, or null for a nil list, as
+// json.Marshal writes a nil slice.
+func appendArrayOrNull[V any](dst []byte, list []V, appendValue func([]byte, V) []byte) []byte {
+	if list == nil {
+		return append(dst, "null"...)
+	}
+	return appendArray(dst, list, appendValue)
+}

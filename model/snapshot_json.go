@@ -17,7 +17,7 @@ func (s *Snapshot) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"durableCursor":`...)
 	dst = appendString(dst, s.DurableCursor)
 	dst = append(dst, `,"items":`...)
-	dst = appendRawList(dst, s.Items)
+	dst = appendArrayOrNull(dst, s.Items, appendRaw)
 	dst = append(dst, `,"hasOlder":`...)
 	dst = strconv.AppendBool(dst, s.HasOlder)
 	dst = append(dst, `,"activeTurn":`...)
@@ -27,13 +27,9 @@ func (s *Snapshot) AppendJSON(dst []byte) []byte {
 		dst = appendActiveTurn(dst, s.ActiveTurn)
 	}
 	dst = append(dst, `,"queuedTurns":`...)
-	if s.QueuedTurns == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = appendArray(dst, s.QueuedTurns, appendQueuedTurn)
-	}
+	dst = appendArrayOrNull(dst, s.QueuedTurns, appendQueuedTurn)
 	dst = append(dst, `,"pendingApprovals":`...)
-	dst = appendRawList(dst, s.PendingApprovals)
+	dst = appendArrayOrNull(dst, s.PendingApprovals, appendRaw)
 	dst = append(dst, `,"state":`...)
 	if s.State == nil {
 		dst = append(dst, "null"...)
@@ -41,15 +37,6 @@ func (s *Snapshot) AppendJSON(dst []byte) []byte {
 		dst = appendObject(dst, s.State, appendRaw)
 	}
 	return append(dst, '}')
-}
-
-// appendRawList appends a list of encodings as a JSON array (null when
-// the list is nil, as json.Marshal writes it).
-func appendRawList(dst []byte, list []json.RawMessage) []byte {
-	if list == nil {
-		return append(dst, "null"...)
-	}
-	return appendArray(dst, list, appendRaw)
 }
 
 // appendRaw appends one encoding, null when it is empty.
