@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -48,11 +49,12 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := pageAll(t, ca, sid, epoch, 100)
-	takingOver, release := make(chan string, 1), make(chan struct{})
+	takingOver, gate := make(chan string, 1), make(chan struct{})
+	release := sync.OnceFunc(func() { close(gate) })
 	b := hosttest.Start(t, host.WithTakeoverGate(
 		host.Options{Journal: node.URL(), JournalNamespace: "k9", FleetHostID: "b", FleetLeaseTTL: time.Second},
-		func(sid string) { takingOver <- sid; <-release }))
-	t.Cleanup(func() { closeOnce(release) }) // before b closes: a takeover waiting at the gate holds its close
+		func(sid string) { takingOver <- sid; <-gate }))
+	t.Cleanup(release) // before b closes: a takeover waiting at the gate holds its close
 	cb := hosttest.Dial(t, b)
 	if got := hostOf(t, cb, sid); got != "a" {
 		t.Fatalf("b lists a's session with host %q, want a", got)
@@ -94,7 +96,7 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 		t.Fatalf("b answered a page with %d events in the middle of its takeover", n)
 	case <-time.After(300 * time.Millisecond):
 	}
-	closeOnce(release)
+	release()
 
 	deadline := time.Now().Add(hosttest.Timeout)
 	for hostOf(t, cb, sid) != "b" {
@@ -127,14 +129,5 @@ func TestFleetHostKilledMidTurn(t *testing.T) {
 	}
 	if got := foldAll(t, sid, all); got.ActiveTurn() != nil {
 		t.Fatalf("turn %s still active after the takeover", got.ActiveTurn().TurnID)
-	}
-}
-
-// closeOnce closes ch unless it is closed already (one goroutine only).
-func closeOnce(ch chan struct{}) {
-	select {
-	case <-ch:
-	default:
-		close(ch)
 	}
 }
