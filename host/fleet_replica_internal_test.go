@@ -27,12 +27,12 @@ func TestRetiredReplicaSendsSubscribersToResume(t *testing.T) {
 	if len(resumers) != 1 || resumers[0] != before {
 		t.Fatalf("retire handed back %d subscribers, want the one", len(resumers))
 	}
-	if closing(before) {
+	if before.isClosing() {
 		t.Error("retire closed a subscriber before the session it resumes on is in place")
 	}
 	closeResumers(resumers)
-	if !closing(before) || before.code != closeServiceRestart {
-		t.Errorf("a resumer is closing %v with %d, want 1012", closing(before), before.code)
+	if !before.isClosing() || before.code != closeServiceRestart {
+		t.Errorf("a resumer is closing %v with %d, want 1012", before.isClosing(), before.code)
 	}
 
 	late, _ := connPair(t, 16)
@@ -42,16 +42,10 @@ func TestRetiredReplicaSendsSubscribersToResume(t *testing.T) {
 	if _, ok := s.subs[late]; ok {
 		t.Error("a retired replica took a new subscriber")
 	}
-	if !closing(late) || late.code != closeServiceRestart {
-		t.Errorf("the late subscriber is closing %v with %d, want 1012", closing(late), late.code)
+	if !late.isClosing() || late.code != closeServiceRestart {
+		t.Errorf("the late subscriber is closing %v with %d, want 1012", late.isClosing(), late.code)
 	}
 	if q := queued(late); q != "" {
 		t.Errorf("the late subscriber was sent %s", q)
 	}
-}
-
-func closing(c *conn) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.closing
 }
