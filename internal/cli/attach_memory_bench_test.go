@@ -26,8 +26,9 @@ import (
 // samples /proc/PID/status every 5 ms until the answer has streamed and the
 // process has settled. Reported per run: peak RSS (VmHWM), and at the
 // sampled peak the anonymous (heap, stacks, runtime) and file-backed (the
-// binary's pages) parts; RSS at idle before the prompt; CPU from the prompt
-// to the settled screen. It needs ../shared/bench/longmd.md beside the
+// binary's pages) parts; RSS, and CPU a second, at idle before the prompt
+// (the cost of an attach that only waits); CPU from the prompt to the
+// settled screen. It needs ../shared/bench/longmd.md beside the
 // repository (or LOOKOUT_BENCH_FILE):
 //
 //	go test ./internal/cli -run '^$' -bench AttachMemory -benchtime 3x
@@ -39,8 +40,8 @@ func BenchmarkAttachMemory(b *testing.B) {
 			var sum attachMemory
 			for range b.N {
 				m := measureAttach(b, bin, file, mode.rate)
-				b.Logf("%s: peak %.1f MB (anon %.1f, file %.1f), idle %.1f MB (anon %.1f, file %.1f), cpu %.2f s",
-					mode.name, mb(m.hwm), mb(m.peak.anon), mb(m.peak.file), mb(m.idle.rss), mb(m.idle.anon), mb(m.idle.file), m.cpu.Seconds())
+				b.Logf("%s: peak %.1f MB (anon %.1f, file %.1f), idle %.1f MB (anon %.1f, file %.1f), cpu %.2f s, idle cpu %d ms/s",
+					mode.name, mb(m.hwm), mb(m.peak.anon), mb(m.peak.file), mb(m.idle.rss), mb(m.idle.anon), mb(m.idle.file), m.cpu.Seconds(), m.idleCPU.Milliseconds())
 				sum.add(m)
 			}
 			n := float64(b.N)
@@ -49,6 +50,7 @@ func BenchmarkAttachMemory(b *testing.B) {
 			b.ReportMetric(mb(sum.peak.file)/n, "peak-file-MB")
 			b.ReportMetric(mb(sum.idle.rss)/n, "idle-rss-MB")
 			b.ReportMetric(sum.cpu.Seconds()/n, "cpu-s")
+			b.ReportMetric(float64(sum.idleCPU.Milliseconds())/n, "idle-cpu-ms/s")
 		})
 	}
 }
@@ -58,6 +60,7 @@ type attachMemory struct {
 	hwm        int64
 	idle, peak procMemory
 	cpu        time.Duration
+	idleCPU    time.Duration // a second's CPU with the session on screen and nothing streaming
 }
 
 func (a *attachMemory) add(m attachMemory) {
@@ -65,6 +68,7 @@ func (a *attachMemory) add(m attachMemory) {
 	a.idle.add(m.idle)
 	a.peak.add(m.peak)
 	a.cpu += m.cpu
+	a.idleCPU += m.idleCPU
 }
 
 func mb(kib int64) float64 { return float64(kib) / 1024 }
@@ -123,6 +127,18 @@ func waitSettled(pid int, limit time.Duration) bool {
 	return false
 }
 
+// idleWindow is how long an idle attach's CPU is counted: /proc counts
+// in 10 ms ticks, so a window of a few seconds gives a rate to a few
+// milliseconds a second.
+const idleWindow = 4 * time.Second
+
+// cpuPerSecond is the CPU pid uses in a second, averaged over window.
+func cpuPerSecond(pid int, window time.Duration) time.Duration {
+	start := procCPUTime(pid)
+	time.Sleep(window)
+	return (procCPUTime(pid) - start) * time.Second / window
+}
+
 // procCPUTime is utime+stime of pid.
 func procCPUTime(pid int) time.Duration {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -177,6 +193,7 @@ func measureAttach(b *testing.B, bin, file, rate string) attachMemory {
 	if err != nil {
 		b.Fatal(err)
 	}
+	idleCPU := cpuPerSecond(att.pid, idleWindow)
 	peak := idle
 	sampled := make(chan procMemory)
 	stopSampling := make(chan struct{})
@@ -213,7 +230,7 @@ func measureAttach(b *testing.B, bin, file, rate string) attachMemory {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return attachMemory{hwm: hwm, idle: idle, peak: peak, cpu: cpu}
+	return attachMemory{hwm: hwm, idle: idle, peak: peak, cpu: cpu, idleCPU: idleCPU}
 }
 
 // benchHost is a `lookout serve --bench-stream` process.
