@@ -149,6 +149,8 @@ func (m *Model) pull() {
 	} else {
 		m.tr.setLoading(snap.HistoryLoading)
 	}
+	// View runs after every message; the title is decoded once a pull.
+	m.title = windowTitle(m.view)
 	m.tr.setHoleLoading(snap.StartLoading)
 	m.startArrived()
 	m.endTurnNotice()

@@ -201,3 +201,23 @@ func TestHostileSearchAndTimes(t *testing.T) {
 		checkHostile(t, c, d, "search line")
 	}
 }
+
+// TestWindowTitleFollowsTheSession: the window title is the session's
+// title from the next frame on, and "lookout" while it has none.
+func TestWindowTitleFollowsTheSession(t *testing.T) {
+	f := newFake(t)
+	d := newDriver(t, 80, 10, Options{Source: f})
+	if title := d.m.View().WindowTitle; title != "lookout" {
+		t.Fatalf("with no session title: window title %q, want %q", title, "lookout")
+	}
+	f.frame(model.MethodSessionState, obj{"title": "fix the build"})
+	d.pull()
+	if title := d.m.View().WindowTitle; title != "lookout · fix the build" {
+		t.Errorf("after the title arrived: window title %q", title)
+	}
+	f.frame(model.MethodSessionState, obj{"title": "ship it"})
+	d.pull()
+	if title := d.m.View().WindowTitle; title != "lookout · ship it" {
+		t.Errorf("after the title changed: window title %q", title)
+	}
+}

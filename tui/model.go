@@ -117,6 +117,7 @@ type Model struct {
 	initCmd tea.Cmd // what the first layout asked for (older history)
 
 	frame string // the last composed screen
+	title string // the terminal window title, as of the last pull
 	dirty bool
 
 	// after schedules a timer message (tea.Tick; tests replace it).
@@ -336,7 +337,7 @@ func (m *Model) View() tea.View {
 	if m.mouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
-	v.WindowTitle = windowTitle(m.view)
+	v.WindowTitle = m.title
 	return v
 }
 
