@@ -115,14 +115,10 @@ const settledCPU = 40 * time.Millisecond
 // waitSettled waits for a second in which pid uses at most settledCPU,
 // and reports false if none comes within limit.
 func waitSettled(pid int, limit time.Duration) bool {
-	last := procCPUTime(pid)
 	for deadline := time.Now().Add(limit); time.Now().Before(deadline); {
-		time.Sleep(time.Second)
-		now := procCPUTime(pid)
-		if now-last <= settledCPU {
+		if cpuPerSecond(pid, time.Second) <= settledCPU {
 			return true
 		}
-		last = now
 	}
 	return false
 }
