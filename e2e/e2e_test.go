@@ -259,20 +259,26 @@ func TestEmbeddedDefault(t *testing.T) {
 // builtBin is the binary built once per test process.
 var builtBin struct {
 	path string
+	dir  string // the temporary directory it was built in ("" when given)
 	err  error
 	out  []byte
 }
 
 // setup builds lookout (once) and returns a temp dir, the binary and an
 // environment whose XDG directories live in the temp dir.
+// LOOKOUT_E2E_BIN names a binary to run instead, such as an older build
+// for a before-and-after benchmark.
 func setup(t *testing.T) (dir, bin string, env []string) {
 	t.Helper()
+	if p := os.Getenv("LOOKOUT_E2E_BIN"); p != "" && builtBin.path == "" {
+		builtBin.path = p
+	}
 	if builtBin.path == "" && builtBin.err == nil {
 		bdir, err := os.MkdirTemp("", "lookout-e2e-bin")
 		if err != nil {
 			t.Fatal(err)
 		}
-		builtBin.path = filepath.Join(bdir, "lookout")
+		builtBin.dir, builtBin.path = bdir, filepath.Join(bdir, "lookout")
 		builtBin.out, builtBin.err = exec.Command(goTool(), "build", "-o", builtBin.path, "github.com/lookout-sh/lookout").CombinedOutput()
 	}
 	if builtBin.err != nil {
@@ -324,8 +330,8 @@ func tail(s string, n int) string {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if builtBin.path != "" {
-		_ = os.RemoveAll(filepath.Dir(builtBin.path))
+	if builtBin.dir != "" {
+		_ = os.RemoveAll(builtBin.dir)
 	}
 	os.Exit(code)
 }
