@@ -80,16 +80,15 @@ func (m *Model) frameDelay() time.Duration {
 // fastFrameInterval once it has also been fast for fastStreamAfter, and
 // floodFrameInterval once it has flooded the window for as long.
 func frameInterval(now time.Time, p pace, base time.Duration) time.Duration {
-	if !steadyStream(now, p.lastFrame, p.lastInput, base) {
+	switch {
+	case !steadyStream(now, p.lastFrame, p.lastInput, base):
 		return base
-	}
-	if !p.floodSince.IsZero() && now.Sub(p.floodSince) >= fastStreamAfter {
+	case !watching(now, p, base):
+		return max(base, steadyFrameInterval)
+	case !p.floodSince.IsZero() && now.Sub(p.floodSince) >= fastStreamAfter:
 		return max(base, floodFrameInterval)
 	}
-	if !p.fastSince.IsZero() && now.Sub(p.fastSince) >= fastStreamAfter {
-		return max(base, fastFrameInterval)
-	}
-	return max(base, steadyFrameInterval)
+	return max(base, fastFrameInterval)
 }
 
 // steadyStream reports whether changes arrive steadily with no input
@@ -120,6 +119,28 @@ func (p *pace) framed(now time.Time, fresh, height int) {
 		p.floodSince = now
 	}
 	p.lastFrame = now
+}
+
+// watching reports whether frames are at the fast or flood pace: a
+// steady stream has scrolled faster than anyone reads for
+// fastStreamAfter, and the user has not typed or scrolled for inputQuiet
+// (a flood is always fast too).
+func watching(now time.Time, p pace, base time.Duration) bool {
+	return steadyStream(now, p.lastFrame, p.lastInput, base) && !p.fastSince.IsZero() && now.Sub(p.fastSince) >= fastStreamAfter
+}
+
+// watchingFastStream is watching for the model's pace.
+func (m *Model) watchingFastStream(now time.Time) bool {
+	return !m.opts.Still && watching(now, m.pace, m.opts.FrameInterval)
+}
+
+// setSerial tells Options.Serial when watching starts or stops.
+func (m *Model) setSerial(on bool) {
+	if m.opts.Serial == nil || on == m.serial {
+		return
+	}
+	m.serial = on
+	m.opts.Serial(on)
 }
 
 // freshLines counts the lines of cur that prev did not show: how far a

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -187,5 +189,90 @@ func TestSendingReleasesTheFullRate(t *testing.T) {
 	streaming.lastInput = m.pace.lastInput
 	if got := frameInterval(now, streaming, DefaultFrameInterval); got != steadyFrameInterval {
 		t.Fatalf("after sending the frame interval is %v, want the steady stream's %v", got, steadyFrameInterval)
+	}
+}
+
+func TestWatching(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	const base = DefaultFrameInterval
+	recent := now.Add(-40 * time.Millisecond)
+	for _, c := range []struct {
+		name string
+		p    pace
+		want bool
+	}{
+		{"no frame yet", pace{}, false},
+		{"a steady stream", pace{lastFrame: recent}, false},
+		{"fast for a moment", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter / 2)}, false},
+		{"fast for a while", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter)}, true},
+		{"a flood", pace{lastFrame: recent, fastSince: now.Add(-5 * time.Second), floodSince: now.Add(-2 * time.Second)}, true},
+		{"fast while typing", pace{lastFrame: recent, lastInput: now.Add(-100 * time.Millisecond), fastSince: now.Add(-5 * time.Second)}, false},
+		{"fast, typed a while ago", pace{lastFrame: recent, lastInput: now.Add(-inputQuiet), fastSince: now.Add(-5 * time.Second)}, true},
+		{"fast, then a pause", pace{lastFrame: now.Add(-time.Second), fastSince: now.Add(-5 * time.Second)}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := watching(now, c.p, base); got != c.want {
+				t.Fatalf("watching = %v, want %v", got, c.want)
+			}
+			fast := frameInterval(now, c.p, base) >= fastFrameInterval
+			if fast != c.want {
+				t.Fatalf("frame interval %v disagrees with watching = %v", frameInterval(now, c.p, base), c.want)
+			}
+		})
+	}
+}
+
+// Options.Serial hears once that the user only watches a fast stream,
+// and at once that a key, a paste or the mouse ends it; never twice the
+// same.
+func TestSerialFollowsWatching(t *testing.T) {
+	f := newFake(t)
+	f.item("item/completed", map[string]any{"itemId": "u1", "kind": "userMessage", "status": "completed", "text": "go", "position": 1})
+	f.item("item/started", map[string]any{"itemId": "live", "kind": "agentMessage", "text": "", "position": 2})
+	var told []bool
+	m, err := New(Options{Source: f, Theme: "dark", Serial: func(on bool) { told = append(told, on) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	lines := 0
+	frame := func() {
+		t.Helper()
+		var sb strings.Builder
+		for range 12 { // half the window and more: a flood
+			lines++
+			sb.WriteString("line " + itoa(lines) + "\n\n")
+		}
+		foldDeltas(t, f, sb.String())
+		m.Update(frameMsg{})
+	}
+	frame()
+	if len(told) != 0 {
+		t.Fatalf("the first frame told Serial %v", told)
+	}
+	// A stream that has been fast for longer than fastStreamAfter.
+	m.pace.fastSince = time.Now().Add(-2 * fastStreamAfter)
+	frame()
+	frame()
+	if !slices.Equal(told, []bool{true}) {
+		t.Fatalf("watching a fast stream told Serial %v, want [true]", told)
+	}
+	for _, input := range []tea.Msg{keyMsg("x"), tea.PasteMsg{Content: "y"}, tea.MouseWheelMsg{Button: tea.MouseWheelDown}} {
+		told = nil
+		m.Update(input)
+		if !slices.Equal(told, []bool{false}) {
+			t.Fatalf("%T told Serial %v, want [false]", input, told)
+		}
+		told = nil
+		frame() // the input was just now: not watching
+		if len(told) != 0 {
+			t.Fatalf("a frame right after %T told Serial %v", input, told)
+		}
+		m.pace.lastInput = time.Now().Add(-inputQuiet)
+		m.pace.fastSince = time.Now().Add(-2 * fastStreamAfter)
+		frame()
+		if !slices.Equal(told, []bool{true}) {
+			t.Fatalf("watching again after %T told Serial %v, want [true]", input, told)
+		}
 	}
 }

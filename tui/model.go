@@ -58,6 +58,12 @@ type Options struct {
 	// Draft is the composer's text at start (a draft handed over from the
 	// previous session's model, Draft).
 	Draft string
+	// Serial, when set, is told true once the user only watches a fast
+	// stream (frames have slowed to the fast or flood pace, no input for
+	// a while) and false at the next key, paste or mouse event. A process
+	// that runs nothing but this UI can then run its Go code on one
+	// thread while it watches (docs/tui.md, "Where the picture comes from").
+	Serial func(on bool)
 }
 
 // Model is the root tea.Model. Use it through a pointer: Update returns
@@ -95,6 +101,7 @@ type Model struct {
 	framePending bool
 	frameCost    time.Duration // what the last frame's layout took
 	pace         pace          // what the frame interval is decided from (frame.go)
+	serial       bool          // what Options.Serial was last told
 	shown        []string      // the transcript window's lines in the last frame
 	fresh        int           // how many of them the frame before did not show
 	ticking      bool
@@ -210,6 +217,13 @@ func call(fn func()) tea.Cmd {
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg, tea.MouseMsg:
+		// Input: frames keep the full rate for a while (frame.go), and
+		// the process gets all its threads back before the input's work.
+		m.pace.lastInput = time.Now()
+		m.setSerial(false)
+	}
 	switch msg := msg.(type) {
 	case updateMsg:
 		// The next signal is awaited once the frame has pulled: signals
@@ -230,6 +244,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		now := time.Now()
 		m.pace.framed(now, m.fresh, len(m.shown))
 		m.frameCost = now.Sub(start)
+		m.setSerial(m.watchingFastStream(now))
 	case tickMsg:
 		m.ticking = false
 		m.spinIdx++
@@ -253,7 +268,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dirty = true
 	case tea.MouseWheelMsg:
 		m.forwardAsked, m.goStart = false, false
-		m.pace.lastInput = time.Now()
 		if m.mouse && m.overlay != overlayNone {
 			m.scrollOverlay(msg)
 			m.dirty = true
@@ -306,7 +320,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// the start still waiting for its window; any key may ask for the
 		// next page again after one went wrong.
 		m.forwardAsked, m.goStart = false, false
-		m.pace.lastInput = time.Now()
 		cmds = append(cmds, m.handleKey(msg))
 	default:
 		// Cursor blink and other textarea internals.
