@@ -26,6 +26,9 @@ type uiFlags struct {
 	tail    int
 	noMouse bool
 	logFile string
+	// serial is tui.Options.Serial: set by `lookout attach`, whose
+	// process runs no host (procs.go).
+	serial func(on bool)
 }
 
 func (u *uiFlags) register(cmd *cobra.Command) {
@@ -137,6 +140,7 @@ machine on the data directory (--data): a "lookout serve" or another
 			}
 			opts := sync.Options{URL: target, SessionID: session}
 			cred.apply(&opts)
+			ui.serial = serialProcs(os.Getenv("GOMAXPROCS"))
 			return runAttach(cmdContext(cmd), ui, opts, attachChoice{})
 		},
 	}
@@ -345,9 +349,12 @@ func runUI(ctx context.Context, ui uiFlags, opts sync.Options, hostName string, 
 		<-ran // Run writes the replica cache before it returns
 	}()
 	m, err := tui.New(tui.Options{Source: c, Theme: ui.theme, Host: hostName, SessionID: opts.SessionID, NoMouse: ui.noMouse,
-		OfferSessions: x.offerSessions, Draft: x.draft})
+		OfferSessions: x.offerSessions, Draft: x.draft, Serial: ui.serial})
 	if err != nil {
 		return uiResult{}, err
+	}
+	if ui.serial != nil {
+		defer ui.serial(false) // the UI may end while its user watched
 	}
 	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
