@@ -10,7 +10,7 @@ import "runtime"
 // Watching, the client's work is one chain: a frame read from the
 // socket, folded, laid out, written to the terminal. A second thread
 // runs none of it in parallel; it only turns each hand-off between those
-// goroutines into a wake-up of another thread, about a seventh of the
+// goroutines into a wake-up of another thread, about a tenth of the
 // client's CPU while an answer streams (docs/performance.md, round 8).
 // Typing keeps every thread: then the terminal writer and the socket
 // reader run beside the UI, and a key never waits behind them.
