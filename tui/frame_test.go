@@ -47,6 +47,7 @@ func TestFrameInterval(t *testing.T) {
 		{"a steady stream fast for a moment", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter / 2)}, steadyFrameInterval},
 		{"a steady stream fast for a while", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter)}, fastFrameInterval},
 		{"a fast stream while typing", pace{lastFrame: recent, lastInput: now.Add(-100 * time.Millisecond), fastSince: now.Add(-5 * time.Second)}, base},
+		{"a fast stream, typed a while ago", pace{lastFrame: recent, lastInput: now.Add(-inputQuiet), fastSince: now.Add(-5 * time.Second)}, fastFrameInterval},
 		{"a flood for a moment", pace{lastFrame: recent, fastSince: now.Add(-5 * time.Second), floodSince: now.Add(-fastStreamAfter / 2)}, fastFrameInterval},
 		{"a flood for a while", pace{lastFrame: recent, fastSince: now.Add(-5 * time.Second), floodSince: now.Add(-fastStreamAfter)}, floodFrameInterval},
 		{"a flood while typing", pace{lastFrame: recent, lastInput: now.Add(-100 * time.Millisecond), fastSince: now.Add(-5 * time.Second), floodSince: now.Add(-5 * time.Second)}, base},
@@ -55,6 +56,10 @@ func TestFrameInterval(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if got := frameInterval(now, c.p, base); got != c.want {
 				t.Fatalf("frameInterval = %v, want %v", got, c.want)
+			}
+			// The user only watches at the fast and flood paces.
+			if w := watching(now, c.p, base); w != (c.want >= fastFrameInterval) {
+				t.Fatalf("watching = %v at a frame interval of %v", w, c.want)
 			}
 		})
 	}
@@ -189,36 +194,6 @@ func TestSendingReleasesTheFullRate(t *testing.T) {
 	streaming.lastInput = m.pace.lastInput
 	if got := frameInterval(now, streaming, DefaultFrameInterval); got != steadyFrameInterval {
 		t.Fatalf("after sending the frame interval is %v, want the steady stream's %v", got, steadyFrameInterval)
-	}
-}
-
-func TestWatching(t *testing.T) {
-	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	const base = DefaultFrameInterval
-	recent := now.Add(-40 * time.Millisecond)
-	for _, c := range []struct {
-		name string
-		p    pace
-		want bool
-	}{
-		{"no frame yet", pace{}, false},
-		{"a steady stream", pace{lastFrame: recent}, false},
-		{"fast for a moment", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter / 2)}, false},
-		{"fast for a while", pace{lastFrame: recent, fastSince: now.Add(-fastStreamAfter)}, true},
-		{"a flood", pace{lastFrame: recent, fastSince: now.Add(-5 * time.Second), floodSince: now.Add(-2 * time.Second)}, true},
-		{"fast while typing", pace{lastFrame: recent, lastInput: now.Add(-100 * time.Millisecond), fastSince: now.Add(-5 * time.Second)}, false},
-		{"fast, typed a while ago", pace{lastFrame: recent, lastInput: now.Add(-inputQuiet), fastSince: now.Add(-5 * time.Second)}, true},
-		{"fast, then a pause", pace{lastFrame: now.Add(-time.Second), fastSince: now.Add(-5 * time.Second)}, false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if got := watching(now, c.p, base); got != c.want {
-				t.Fatalf("watching = %v, want %v", got, c.want)
-			}
-			fast := frameInterval(now, c.p, base) >= fastFrameInterval
-			if fast != c.want {
-				t.Fatalf("frame interval %v disagrees with watching = %v", frameInterval(now, c.p, base), c.want)
-			}
-		})
 	}
 }
 
