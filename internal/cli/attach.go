@@ -204,7 +204,9 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 		// data directory: attach to it instead of failing.
 		if u, uerr := host.RunningURL(dataDir); uerr == nil {
 			// DataDir, not TokenFile: its token goes only to the
-			// address that host recorded, which u is.
+			// address that host recorded, which u is. This process
+			// runs no host after all: a client like lookout attach.
+			ui.serial = serialProcs(os.Getenv("GOMAXPROCS"))
 			return runAttach(ctx, ui, sync.Options{URL: u, DataDir: dataDir}, attachChoice{offerNew: !agent.isDemo()})
 		}
 	}
