@@ -327,9 +327,6 @@ func benchRun(t *testing.T, file string, rate float64) benchResult {
 		rssKB: procHWM(b.pid), wrote: procWchar(b.pid) - wrote0}
 }
 
-// benchEcho sends prompt to a host started with args and, while the answer
-// streams, types ten keys one at a time: each latency is from the key
-// sent to the key shown in the composer.
 // typing is how benchEcho types: how long into the stream the first key
 // comes, how long after each echo the next, and how many keys.
 type typing struct {
@@ -344,6 +341,9 @@ var (
 	typingAfterWatching = typing{lead: 2500 * time.Millisecond, gap: 2500 * time.Millisecond, keys: 6}
 )
 
+// benchEcho sends prompt to a host started with args and, while the answer
+// streams, types keys one at a time as how says: each latency is from the
+// key sent to the key shown in the composer.
 func benchEcho(t *testing.T, args []string, prompt string, how typing) []time.Duration {
 	b := startBench(t, args...)
 	defer b.stop()
