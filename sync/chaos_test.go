@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/lookout-sh/lookout/host"
+	"github.com/lookout-sh/lookout/internal/leakcheck"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -147,7 +148,8 @@ var builtLookout struct {
 	out  []byte
 }
 
-// lookoutBinary builds the lookout command once per test process.
+// lookoutBinary builds the lookout command once per test process, into
+// a directory removed when the tests end.
 func lookoutBinary(t *testing.T) string {
 	builtLookout.once.Do(func() {
 		dir, err := os.MkdirTemp("", "lookout-chaos-bin")
@@ -155,6 +157,7 @@ func lookoutBinary(t *testing.T) string {
 			builtLookout.err = err
 			return
 		}
+		leakcheck.AtEnd(func() { _ = os.RemoveAll(dir) })
 		builtLookout.path = filepath.Join(dir, "lookout")
 		builtLookout.out, builtLookout.err = exec.Command("go", "build", "-o", builtLookout.path, "github.com/lookout-sh/lookout").CombinedOutput()
 	})
