@@ -26,8 +26,9 @@ type uiFlags struct {
 	tail    int
 	noMouse bool
 	logFile string
-	// serial is tui.Options.Serial: set by `lookout attach`, whose
-	// process runs no host (procs.go).
+	// serial is tui.Options.Serial: set only where the process runs no
+	// host (`lookout attach`, or `lookout` attaching to the host another
+	// process runs on its data directory; procs.go).
 	serial func(on bool)
 }
 
