@@ -83,3 +83,12 @@ func key(sid string) string {
 	}
 	return "=" + base64.RawURLEncoding.EncodeToString([]byte(sid))
 }
+
+// sessionOfKey inverts key.
+func sessionOfKey(k string) (string, error) {
+	if len(k) == 0 || k[0] != '=' {
+		return k, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(k[1:])
+	return string(b), err
+}

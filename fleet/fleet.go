@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -27,14 +28,14 @@ type Config struct {
 	// HostID names this host in the fleet (unique, letters, digits, '-'
 	// and '_'); HostURL is where its clients dial it.
 	HostID, HostURL string
-	// LeaseTTL is how long a writer lease lives unrenewed; 0 means
-	// DefaultLeaseTTL.
+	// LeaseTTL is how long a host stays live without a heartbeat; 0
+	// means DefaultLeaseTTL.
 	LeaseTTL time.Duration
 }
 
-// DefaultLeaseTTL is how long a writer lease outlives its last renewal: a
-// host renews every third of it, and a dead host's sessions can be taken
-// over this long after its death.
+// DefaultLeaseTTL is how long a host's liveness outlives its last
+// heartbeat: a host beats every third of it, and a dead host's sessions
+// can be taken over this long after its death.
 const DefaultLeaseTTL = 15 * time.Second
 
 // Member is one host's handle on its fleet.
@@ -44,7 +45,18 @@ type Member struct {
 	nc        *nats.Conn
 	js        jetstream.JetStream
 	directory jetstream.KeyValue
-	leases    jetstream.KeyValue
+	hosts     jetstream.KeyValue // liveness, with the TTL (liveness.go)
+	writers   jetstream.KeyValue // writer leases (lease.go)
+
+	mu sync.Mutex
+	// This host's liveness: its incarnation, the revision of its key, and
+	// when the run and its last successful heartbeat started.
+	inc                  string
+	liveRev              uint64
+	liveSince, renewedAt time.Time
+	view                 fleetView // what the watches saw (watch.go)
+	closed               chan struct{}
+	closeOnce            sync.Once
 }
 
 var (
@@ -80,7 +92,7 @@ func Join(ctx context.Context, cfg Config) (*Member, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fleet: %w", err)
 	}
-	m := &Member{cfg: cfg, ns: cfg.Namespace, nc: nc}
+	m := &Member{cfg: cfg, ns: cfg.Namespace, nc: nc, closed: make(chan struct{})}
 	if err := m.open(ctx); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("fleet %s: %w", cfg.URLs, err)
@@ -118,18 +130,29 @@ func (m *Member) open(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	m.leases, err = bucket(jetstream.KeyValueConfig{
-		Bucket: m.ns + "_leases", Description: "Lookout fleet: each session's writer lease",
-		TTL: m.cfg.LeaseTTL,
-	})
-	return err
+	if m.writers, err = bucket(jetstream.KeyValueConfig{
+		Bucket: m.ns + "_writers", Description: "Lookout fleet: each session's writer and its incarnation",
+	}); err != nil {
+		return err
+	}
+	// A host key expires a TTL after its last heartbeat and leaves a
+	// marker (kept as long again) that the other hosts' watches see.
+	if m.hosts, err = bucket(jetstream.KeyValueConfig{
+		Bucket: m.ns + "_hosts", Description: "Lookout fleet: each live host's incarnation",
+		TTL: m.cfg.LeaseTTL, LimitMarkerTTL: max(m.cfg.LeaseTTL, time.Second),
+	}); err != nil {
+		return err
+	}
+	return m.live(ctx)
 }
 
 // HostID is this member's host id.
 func (m *Member) HostID() string { return m.cfg.HostID }
 
-// Close leaves the fleet: its subscriptions end, its leases expire.
+// Close leaves the fleet: its watches and subscriptions end, its
+// liveness expires.
 func (m *Member) Close() error {
+	m.closeOnce.Do(func() { close(m.closed) })
 	err := m.nc.Drain()
 	if errors.Is(err, nats.ErrConnectionClosed) {
 		return nil

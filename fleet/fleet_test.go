@@ -36,6 +36,29 @@ func join(t *testing.T, urls, hostID string, ttl time.Duration) *fleet.Member {
 	return m
 }
 
+// beating keeps m live, as its host's heartbeat loop does, until the
+// returned stop is called (the host dies) or the test ends.
+func beating(t *testing.T, m *fleet.Member, ttl time.Duration) (stop func()) {
+	t.Helper()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(ttl / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				_ = m.Heartbeat(t.Context())
+			}
+		}
+	})
+	stop = sync.OnceFunc(func() { close(done); wg.Wait() })
+	t.Cleanup(stop)
+	return stop
+}
+
 func TestDirectoryListsTheWholeFleet(t *testing.T) {
 	urls := cluster(t)
 	a, b := join(t, urls, "a", 0), join(t, urls, "b", 0)
@@ -105,46 +128,109 @@ func TestOneHostWinsALease(t *testing.T) {
 	}
 }
 
-// A dead host's lease expires and exactly one survivor takes it; the dead
-// host cannot renew it after.
+// A lease holds while its host beats; once the host stops (as a dead
+// host does) exactly one survivor takes it, and the dead host learns at
+// its next heartbeat that its liveness lapsed; rejoined, it sees the
+// lease held by the survivor.
 func TestLeaseTakeoverAfterDeath(t *testing.T) {
 	urls := cluster(t)
 	const ttl = time.Second
 	a, b := join(t, urls, "a", ttl), join(t, urls, "b", ttl)
+	beating(t, b, ttl)
 	ctx := t.Context()
-	la, err := a.Acquire(ctx, "s1")
-	if err != nil {
+	if _, err := a.Acquire(ctx, "s1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Acquire(ctx, "s1"); !errors.Is(err, fleet.ErrHeld) {
-		t.Fatalf("b's acquire of a live lease: %v", err)
+	// a beats for three TTLs: its lease stays held.
+	for range 9 {
+		if err := a.Heartbeat(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Acquire(ctx, "s1"); !errors.Is(err, fleet.ErrHeld) {
+			t.Fatalf("b's acquire of a live host's lease: %v", err)
+		}
+		time.Sleep(ttl / 3)
 	}
-	if err := a.Renew(ctx, la); err != nil {
-		t.Fatal(err)
-	}
-	// a stops renewing, as a dead host does.
+	// a stops beating, as a dead host does.
 	var lb *fleet.Lease
+	var err error
 	deadline := time.Now().Add(30 * time.Second)
 	for lb == nil {
 		if lb, err = b.Acquire(ctx, "s1"); err != nil && !errors.Is(err, fleet.ErrHeld) {
 			t.Fatal(err)
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("b never took over the expired lease")
+			t.Fatal("b never took over the lease of a host that stopped beating")
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	if time.Now().Before(a.Deadline()) {
+		t.Fatal("b took the lease before a's own deadline passed")
+	}
+	if err := a.Heartbeat(ctx); !errors.Is(err, fleet.ErrNotLive) {
+		t.Fatalf("a's heartbeat after its liveness expired: %v, want ErrNotLive", err)
+	}
+	if err := a.Rejoin(ctx); err != nil {
+		t.Fatal(err)
 	}
 	if h, err := a.Holder(ctx, "s1"); err != nil || h != "b" {
 		t.Fatalf("holder = %q, %v", h, err)
 	}
-	if err := a.Renew(ctx, la); !errors.Is(err, fleet.ErrLost) {
-		t.Fatalf("a's renewal after the takeover: %v", err)
+	if _, err := a.Acquire(ctx, "s1"); !errors.Is(err, fleet.ErrHeld) {
+		t.Fatalf("a's acquire of b's lease: %v", err)
 	}
 	if err := b.Release(ctx, lb); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.Acquire(ctx, "s1"); err != nil {
 		t.Fatalf("acquire after a release: %v", err)
+	}
+}
+
+// The watches report a session free when its writer stops beating and
+// taken when another host claims it: no polling of the buckets.
+func TestWatchReportsFreeAndTakenSessions(t *testing.T) {
+	urls := cluster(t)
+	const ttl = 2 * time.Second
+	a, b := join(t, urls, "a", ttl), join(t, urls, "b", ttl)
+	stopA := beating(t, a, ttl)
+	beating(t, b, ttl)
+	ctx := t.Context()
+	if _, err := a.Acquire(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	free, taken := make(chan string, 16), make(chan string, 16)
+	if err := b.Watch(ctx, fleet.Watchers{Free: func(sid string) { free <- sid }, Taken: func(string) {}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Watch(ctx, fleet.Watchers{Free: func(string) {}, Taken: func(sid string) { taken <- sid }}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case sid := <-free:
+		t.Fatalf("%s reported free while its writer beats", sid)
+	case <-time.After(ttl):
+	}
+	// a stops beating: b hears s1 is free within about a TTL.
+	stopA()
+	select {
+	case sid := <-free:
+		if sid != "s1" {
+			t.Fatalf("free %q, want s1", sid)
+		}
+	case <-time.After(10 * ttl):
+		t.Fatal("b never heard that s1's writer died")
+	}
+	if _, err := b.Acquire(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case sid := <-taken:
+		if sid != "s1" {
+			t.Fatalf("taken %q, want s1", sid)
+		}
+	case <-time.After(10 * ttl):
+		t.Fatal("a never heard that b took s1")
 	}
 }
 

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -9,27 +10,35 @@ import (
 )
 
 // A Lease makes its holder the one host that writes a session. It lives
-// in the leases bucket under the session's key, holding the host id; the
-// bucket's TTL removes a lease its holder stopped renewing. Every change
-// is a compare-and-set on the key's revision, so of hosts racing for a
-// session exactly one wins.
+// in the writers bucket under the session's key, naming the host and its
+// incarnation; it holds while that incarnation is live (liveness.go), so
+// it needs no renewal of its own. Every change is a compare-and-set on
+// the key's revision, so of hosts racing for a session exactly one wins.
+// A lease decides who may claim a session's journal; the journal's own
+// fencing (docs/fleet.md, "One writer") decides whose commits count.
 type Lease struct {
 	SessionID string
 	HostID    string
 	revision  uint64
 }
 
+// writerRecord is a session's value in the writers bucket.
+type writerRecord struct {
+	Host        string `json:"host"`
+	Incarnation string `json:"incarnation"`
+}
+
 var (
-	// ErrHeld: another host holds the session's lease.
+	// ErrHeld: another live host holds the session's lease.
 	ErrHeld = errors.New("fleet: another host holds the session's writer lease")
-	// ErrLost: the lease expired or another host took it since.
+	// ErrLost: another host took the lease since, or it was released.
 	ErrLost = errors.New("fleet: the writer lease was lost")
 )
 
 // Acquire takes session sid's lease for this host: it creates it when no
-// host holds one (a new session, or its holder died and the lease
-// expired) and renews it when this host already holds it. Another host's
-// live lease is ErrHeld.
+// host ever held one, takes it over when its holder's incarnation is no
+// longer live, and returns it when this incarnation holds it already.
+// Another live host's lease is ErrHeld.
 func (m *Member) Acquire(ctx context.Context, sid string) (*Lease, error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
@@ -41,14 +50,19 @@ func (m *Member) Acquire(ctx context.Context, sid string) (*Lease, error) {
 	return l, err
 }
 
-// acquire is one attempt of Acquire. An attempt whose create was stored
-// but not answered finds this host's lease in the next one, and renews it.
+// acquire is one attempt of Acquire. An attempt whose write was stored
+// but not answered finds this incarnation's lease in the next one.
 func (m *Member) acquire(ctx context.Context, sid string) (*Lease, error) {
 	k := key(sid)
-	e, err := m.leases.Get(ctx, k)
-	switch {
-	case errors.Is(err, jetstream.ErrKeyNotFound):
-		rev, err := m.leases.Create(ctx, k, []byte(m.cfg.HostID))
+	inc := m.Incarnation()
+	mine, err := json.Marshal(writerRecord{Host: m.cfg.HostID, Incarnation: inc})
+	if err != nil {
+		return nil, err
+	}
+	e, err := m.writers.Get(ctx, k)
+	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
+		// Create also replaces the delete marker a release left.
+		rev, err := m.writers.Create(ctx, k, mine)
 		if errors.Is(err, jetstream.ErrKeyExists) {
 			return nil, ErrHeld // another host created it first
 		}
@@ -56,40 +70,32 @@ func (m *Member) acquire(ctx context.Context, sid string) (*Lease, error) {
 			return nil, err
 		}
 		return &Lease{SessionID: sid, HostID: m.cfg.HostID, revision: rev}, nil
-	case err != nil:
-		return nil, err
-	case string(e.Value()) != m.cfg.HostID:
-		return nil, fmt.Errorf("%w (%s)", ErrHeld, e.Value())
-	}
-	l := &Lease{SessionID: sid, HostID: m.cfg.HostID, revision: e.Revision()}
-	return l, m.renew(ctx, l)
-}
-
-// Renew extends l by the lease TTL; ErrLost when it expired or was taken.
-func (m *Member) Renew(ctx context.Context, l *Lease) error {
-	ctx, cancel := withTimeout(ctx)
-	defer cancel()
-	return retrying(ctx, func(ctx context.Context) error { return m.renew(ctx, l) })
-}
-
-// renew is one attempt of Renew. When the revision moved, the lease may
-// still be this host's: an earlier attempt's update was stored but not
-// answered.
-func (m *Member) renew(ctx context.Context, l *Lease) error {
-	k := key(l.SessionID)
-	rev, err := m.leases.Update(ctx, k, []byte(l.HostID), l.revision)
-	if errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyNotFound) {
-		e, gerr := m.leases.Get(ctx, k)
-		if gerr != nil || string(e.Value()) != l.HostID || e.Revision() <= l.revision {
-			return ErrLost
-		}
-		rev, err = e.Revision(), nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	l.revision = rev
-	return nil
+	var held writerRecord
+	if err := json.Unmarshal(e.Value(), &held); err != nil {
+		return nil, fmt.Errorf("fleet: writer of %s: %w", sid, err)
+	}
+	if held.Host == m.cfg.HostID && held.Incarnation == inc {
+		return &Lease{SessionID: sid, HostID: m.cfg.HostID, revision: e.Revision()}, nil
+	}
+	live, err := m.alive(ctx, held.Host, held.Incarnation)
+	if err != nil {
+		return nil, err
+	}
+	if live {
+		return nil, fmt.Errorf("%w (%s)", ErrHeld, held.Host)
+	}
+	rev, err := m.writers.Update(ctx, k, mine, e.Revision())
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		return nil, ErrHeld // another survivor took it first
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Lease{SessionID: sid, HostID: m.cfg.HostID, revision: rev}, nil
 }
 
 // Release gives l up (a graceful shutdown), so that another host may
@@ -98,7 +104,7 @@ func (m *Member) Release(ctx context.Context, l *Lease) error {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	err := retrying(ctx, func(ctx context.Context) error {
-		return m.leases.Delete(ctx, key(l.SessionID), jetstream.LastRevision(l.revision))
+		return m.writers.Delete(ctx, key(l.SessionID), jetstream.LastRevision(l.revision))
 	})
 	if errors.Is(err, jetstream.ErrKeyExists) {
 		return ErrLost
@@ -106,20 +112,27 @@ func (m *Member) Release(ctx context.Context, l *Lease) error {
 	return err
 }
 
-// Holder names the host holding session sid's lease ("" when none).
+// Holder names the live host holding session sid's lease ("" when none).
 func (m *Member) Holder(ctx context.Context, sid string) (string, error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
-	var holder string
+	var held writerRecord
 	err := retrying(ctx, func(ctx context.Context) error {
-		e, err := m.leases.Get(ctx, key(sid))
+		e, err := m.writers.Get(ctx, key(sid))
 		if err == nil {
-			holder = string(e.Value())
+			err = json.Unmarshal(e.Value(), &held)
 		}
 		return err
 	})
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
+	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
 		return "", nil
 	}
-	return holder, err
+	if err != nil {
+		return "", err
+	}
+	live, err := m.alive(ctx, held.Host, held.Incarnation)
+	if err != nil || !live {
+		return "", err
+	}
+	return held.Host, nil
 }

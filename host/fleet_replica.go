@@ -95,7 +95,7 @@ func (h *Host) replicaSession(sid string) (*session, error) {
 	closing := h.closing
 	if !closing {
 		h.sessions[sid] = s
-		h.order = append(h.order, s)
+		h.replaceRetiredLocked(s) // a session this host wrote before
 	}
 	h.mu.Unlock()
 	if closing {

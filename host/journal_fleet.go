@@ -11,28 +11,38 @@ import (
 
 // fleetJournal is a JetStream journal shared by a fleet of hosts: the host
 // loads only the sessions whose writer lease it can take (a session another
-// live host writes is skipped; one whose writer died, its lease expired,
-// is taken over and recovered as after a restart, exactly once), takes the
-// lease of each session it creates, renews its leases, and lists its
-// sessions in the fleet directory. Meta values are this host's own.
+// live host writes is skipped; one whose writer died is taken over and
+// recovered as after a restart, exactly once), takes the lease of each
+// session it creates and claims its journal (fencing every earlier
+// writer), keeps itself live with one heartbeat per TTL third, and lists
+// its sessions in the fleet directory. Meta values are this host's own.
 type fleetJournal struct {
 	journal
-	js *jsJournal
-	m  *fleet.Member
+	js  *jsJournal
+	m   *fleet.Member
+	ttl time.Duration
 
 	mu     sync.Mutex
 	leases map[string]*fleet.Lease
 	// adopt, once the host has started, restores a session this host
-	// took over while running.
+	// took over while running; lost steps down from a session this host
+	// no longer writes.
 	adopt func(sessionRecord) error
+	lost  func(sid string, why error)
+	// free queues the sessions the fleet's watches report writerless,
+	// each once until the adopter tried it.
+	free    chan string
+	freeSet map[string]bool
 
 	stop chan struct{}
-	done chan struct{}
+	done sync.WaitGroup
 }
 
 func newFleetJournal(j *jsJournal, m *fleet.Member, ttl time.Duration) *fleetJournal {
-	f := &fleetJournal{journal: j, js: j, m: m, leases: map[string]*fleet.Lease{}, stop: make(chan struct{}), done: make(chan struct{})}
-	go f.renewEvery(ttl / 3)
+	f := &fleetJournal{journal: j, js: j, m: m, ttl: ttl, leases: map[string]*fleet.Lease{},
+		free: make(chan string, 1024), freeSet: map[string]bool{}, stop: make(chan struct{})}
+	f.done.Add(1)
+	go f.beat()
 	return f
 }
 
@@ -50,6 +60,9 @@ func (f *fleetJournal) sessions() ([]sessionRecord, error) {
 		if err != nil {
 			return nil, err
 		}
+		if rec, err = f.js.withLease(context.Background(), rec); err != nil {
+			return nil, err
+		}
 		mine = append(mine, rec)
 	}
 	return mine, nil
@@ -62,11 +75,16 @@ func (f *fleetJournal) createSession(rec sessionRecord) error {
 	return f.journal.createSession(rec)
 }
 
-// take acquires sid's lease and registers the session as this host's.
+// take acquires sid's lease, claims its journal (from here on, no earlier
+// writer's append is accepted) and registers the session as this host's.
 func (f *fleetJournal) take(sid string) error {
 	ctx := context.Background()
 	l, err := f.m.Acquire(ctx, sid)
 	if err != nil {
+		return err
+	}
+	if err := f.js.claim(sid); err != nil {
+		_ = f.m.Release(ctx, l) // another host may try; else nobody holds it
 		return err
 	}
 	f.mu.Lock()
@@ -75,76 +93,160 @@ func (f *fleetJournal) take(sid string) error {
 	return f.m.Register(ctx, sid, "")
 }
 
-// renewEvery renews the host's leases, and takes over the sessions whose
-// lease no host holds, until close. A lease found lost is dropped: the
-// journal's one-writer check refuses this host's appends to the session
-// once its new writer appended.
-func (f *fleetJournal) renewEvery(d time.Duration) {
-	defer close(f.done)
-	t := time.NewTicker(d)
+// holds reports whether this host holds sid's lease.
+func (f *fleetJournal) holds(sid string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.leases[sid] != nil
+}
+
+// dropLease drops sid's lease, if held, without releasing it: another host
+// holds it now, or this host's liveness lapsed.
+func (f *fleetJournal) dropLease(sid string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, held := f.leases[sid]
+	delete(f.leases, sid)
+	return held
+}
+
+// start begins following the fleet once the host runs: sessions whose
+// writer died are adopted, and sessions taken from this host are stepped
+// down from.
+func (f *fleetJournal) start(adopt func(sessionRecord) error, lost func(string, error)) error {
+	f.mu.Lock()
+	f.adopt, f.lost = adopt, lost
+	f.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := f.stop
+	go func() { <-stop; cancel() }()
+	err := f.m.Watch(ctx, fleet.Watchers{Free: f.queueFree, Taken: func(sid string) {
+		if f.dropLease(sid) {
+			go lost(sid, fleet.ErrLost)
+		}
+	}})
+	if err != nil {
+		return err
+	}
+	f.done.Add(1)
+	go f.adoptQueued()
+	return nil
+}
+
+// queueFree queues sid for adoption, once; a full queue drops it (the
+// watch's next sweep reports it again).
+func (f *fleetJournal) queueFree(sid string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.freeSet[sid] || f.leases[sid] != nil {
+		return
+	}
+	select {
+	case f.free <- sid:
+		f.freeSet[sid] = true
+	default:
+	}
+}
+
+// adoptQueued takes over the sessions queued free, one at a time.
+func (f *fleetJournal) adoptQueued() {
+	defer f.done.Done()
+	for {
+		select {
+		case <-f.stop:
+			return
+		case sid := <-f.free:
+			f.mu.Lock()
+			delete(f.freeSet, sid)
+			f.mu.Unlock()
+			f.adoptOne(sid)
+		}
+	}
+}
+
+// adoptOne takes sid's lease and hands the session to adopt; a session
+// adopt fails is released for another host.
+func (f *fleetJournal) adoptOne(sid string) {
+	if f.holds(sid) || f.take(sid) != nil {
+		return
+	}
+	ctx, cancel := opContext()
+	defer cancel()
+	rec, ok, err := f.js.sessionRecord(sid)
+	if err == nil && !ok {
+		err = errors.New("no such session in the sessions bucket")
+	}
+	if err == nil {
+		rec, err = f.js.withLease(ctx, rec)
+	}
+	if err == nil {
+		err = f.adopt(rec)
+	}
+	if err != nil {
+		f.mu.Lock()
+		l := f.leases[sid]
+		delete(f.leases, sid)
+		f.mu.Unlock()
+		if l != nil {
+			_ = f.m.Release(ctx, l) // if it fails, the next sweep finds it writerless
+		}
+	}
+}
+
+// beat keeps this host live. A heartbeat refused, or none succeeding
+// before the member's deadline (a pause, an overload, a partition from
+// NATS), lapses every lease at once: the host steps down from each
+// session before another host can take it over, then rejoins under a new
+// incarnation and may adopt its sessions again like any host.
+func (f *fleetJournal) beat() {
+	defer f.done.Done()
+	t := time.NewTicker(f.ttl / 3)
 	defer t.Stop()
+	lapsed := false
 	for {
 		select {
 		case <-f.stop:
 			return
 		case <-t.C:
 		}
-		f.mu.Lock()
-		held := make([]*fleet.Lease, 0, len(f.leases))
-		for _, l := range f.leases {
-			held = append(held, l)
-		}
-		f.mu.Unlock()
-		for _, l := range held {
-			if err := f.m.Renew(context.Background(), l); errors.Is(err, fleet.ErrLost) {
-				f.mu.Lock()
-				delete(f.leases, l.SessionID)
-				f.mu.Unlock()
+		if lapsed {
+			if f.m.Rejoin(context.Background()) == nil {
+				lapsed = false
 			}
-		}
-		f.adoptFree()
-	}
-}
-
-// setAdopt starts taking over sessions while running.
-func (f *fleetJournal) setAdopt(adopt func(sessionRecord) error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.adopt = adopt
-}
-
-// adoptFree takes the lease of every session no host holds (its writer
-// died, or shut down) and hands the session to adopt; a session adopt
-// fails is released for another host.
-func (f *fleetJournal) adoptFree() {
-	f.mu.Lock()
-	adopt := f.adopt
-	f.mu.Unlock()
-	if adopt == nil {
-		return
-	}
-	ctx, cancel := opContext()
-	defer cancel()
-	recs, err := f.js.storedSessions(ctx)
-	if err != nil {
-		return // asked again at the next tick
-	}
-	for _, rec := range recs {
-		f.mu.Lock()
-		_, held := f.leases[rec.ID]
-		f.mu.Unlock()
-		if held || f.take(rec.ID) != nil {
 			continue
 		}
-		if rec, err = f.js.withLease(ctx, rec); err == nil {
-			err = adopt(rec)
+		ctx, cancel := context.WithTimeout(context.Background(), f.ttl/3)
+		err := f.m.Heartbeat(ctx)
+		cancel()
+		if errors.Is(err, fleet.ErrNotLive) || time.Now().After(f.m.Deadline()) {
+			lapsed = true
+			f.lapse(cmpErr(err, errLivenessDeadline))
 		}
-		if err != nil {
-			f.mu.Lock()
-			l := f.leases[rec.ID]
-			delete(f.leases, rec.ID)
-			f.mu.Unlock()
-			_ = f.m.Release(ctx, l) // if it fails, the lease expires
+	}
+}
+
+var errLivenessDeadline = errors.New("fleet: no heartbeat succeeded before this host's liveness deadline")
+
+func cmpErr(err, otherwise error) error {
+	if errors.Is(err, fleet.ErrNotLive) {
+		return err
+	}
+	return otherwise
+}
+
+// lapse steps down from every session this host writes.
+func (f *fleetJournal) lapse(why error) {
+	f.mu.Lock()
+	sids := make([]string, 0, len(f.leases))
+	for sid := range f.leases {
+		sids = append(sids, sid)
+	}
+	clear(f.leases)
+	lost := f.lost
+	f.mu.Unlock()
+	for _, sid := range sids {
+		if lost != nil {
+			lost(sid, why)
 		}
 	}
 }
@@ -161,7 +263,7 @@ func (f *fleetJournal) meta(k string) (string, error) {
 // the sessions at once), leaves the fleet and closes the journal.
 func (f *fleetJournal) close() error {
 	close(f.stop)
-	<-f.done
+	f.done.Wait()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var errs []error

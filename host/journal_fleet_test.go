@@ -26,15 +26,13 @@ func fleetHost(t *testing.T, url, id string) *Host {
 	return h
 }
 
-// die makes h dead to its fleet, as kill -9 would: it stops renewing its
-// leases and its journal connection drops, without releasing anything.
+// die makes h dead to its fleet, as kill -9 would: it stops its
+// heartbeat and its journal connection drops, without releasing anything.
 func die(h *Host) {
 	f := h.j.(*fleetJournal)
 	close(f.stop)
-	<-f.done
+	f.done.Wait()
 	f.stop = make(chan struct{}) // for close at cleanup
-	f.done = make(chan struct{})
-	close(f.done)
 	f.mu.Lock()
 	clear(f.leases)
 	f.mu.Unlock()

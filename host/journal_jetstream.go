@@ -29,6 +29,11 @@ type jsJournal struct {
 
 	sessKV, metaKV, rejKV jetstream.KeyValue
 
+	// writer names this journal in its commits (Lookout-Writer) and in
+	// their message ids: the fleet host's id, if any, and a random tag of
+	// this run, so that no two writers ever send the same message id.
+	writer string
+
 	mu   sync.Mutex
 	logs map[string]*sessionLog
 }
@@ -41,6 +46,7 @@ type jetStreamConfig struct {
 	Secure    []nats.Option
 	Namespace string // prefixes the stream, subjects and buckets; "" means "lookout"
 	Replicas  int    // replicas of a stream or bucket this host creates; 0 means 1
+	HostID    string // the fleet host's id, or ""
 }
 
 // jsNames are the JetStream names of one namespace.
@@ -91,7 +97,7 @@ func openJetStreamJournal(cfg jetStreamConfig) (*jsJournal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w%s", err, tlsHint(cfg.Secure))
 	}
-	j := &jsJournal{nc: nc, names: namesFor(ns), logs: map[string]*sessionLog{}}
+	j := &jsJournal{nc: nc, names: namesFor(ns), logs: map[string]*sessionLog{}, writer: writerTag(cfg.HostID)}
 	if err := j.ensure(max(cfg.Replicas, 1)); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("journal %s: %w", cfg.URLs, err)
@@ -174,6 +180,11 @@ type sessionLog struct {
 	tail  tailState
 	known bool // tail was read from the server or written here
 	owned bool // this journal wrote the tail: it need not ask the server
+	// fenced: JetStream refused this journal's append (another writer
+	// appended since). It stays so until claim: the journal never
+	// appends after another writer's commits on its own belief.
+	fenced bool
+	forks  forkLog // commits of a second writer's chain, skipped
 	// evRefs are the commits holding events, in order, and streamAts the
 	// commits recording streamed deltas since the last drop; both cover
 	// the subject up to refsTo.
@@ -217,7 +228,9 @@ func (j *jsJournal) syncTail(ctx context.Context, sid string, l *sessionLog) err
 		return err
 	}
 	if t.at > l.tail.at {
-		l.tail = t
+		// A journal another writer forked may end on the lesser chain:
+		// the high seq and lease only ever grow.
+		l.tail = tailState{at: t.at, high: max(t.high, l.tail.high), lease: max(t.lease, l.tail.lease)}
 	}
 	l.known = true
 	return nil
@@ -253,6 +266,13 @@ func (l *sessionLog) index(ref commitRef) {
 }
 
 func (l *sessionLog) add(ref commitRef) {
+	if n := len(l.evRefs); n > 0 && ref.last > 0 && ref.first <= l.evRefs[n-1].last {
+		// A second writer's chain (journals written before fencing):
+		// its seqs do not follow the session's. Skipped, so that every
+		// read stays one ascending chain, and reported.
+		l.forks.add(ref, l.evRefs[n-1])
+		return
+	}
 	if ref.drop {
 		l.streamAts = nil
 	}
@@ -322,7 +342,9 @@ func (j *jsJournal) withLease(ctx context.Context, rec sessionRecord) (sessionRe
 	l := j.log(rec.ID)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.owned = false // another host may have written since this one did
+	if !l.owned {
+		l.known = false // another host may have written since this one read
+	}
 	err := j.syncTail(ctx, rec.ID, l)
 	rec.Lease = max(rec.Lease, l.tail.lease)
 	return rec, err
@@ -361,4 +383,14 @@ func (j *jsJournal) sessionRecord(sid string) (rec sessionRecord, ok bool, err e
 		return rec, false, fmt.Errorf("journal: session %s: %w", sid, err)
 	}
 	return sessionRecord(s), true, nil
+}
+
+// writerTag names one run of a journal as a writer: the fleet host's id
+// (when it is one) and random hex, unique to this open.
+func writerTag(hostID string) string {
+	tag := newID()[:8]
+	if hostID == "" {
+		return tag
+	}
+	return hostID + "/" + tag
 }

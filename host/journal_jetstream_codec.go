@@ -36,6 +36,8 @@ const (
 	hdrDrop     = "Lookout-Drop"      // "1": forgets every streamed delta before it
 	hdrPart     = "Lookout-Part"      // i of a commit split in Lookout-Parts messages
 	hdrParts    = "Lookout-Parts"
+	hdrWriter   = "Lookout-Writer" // the writing journal: host id (fleet) and a tag of its run
+	hdrClaim    = "Lookout-Claim"  // "1": a writer takes the session over here
 )
 
 var errCommitCorrupt = errors.New("journal: corrupt commit record")
@@ -184,7 +186,9 @@ type commitRef struct {
 	first, last   int64  // event seqs; 0 when the commit holds none
 	count         int64  // events it holds
 	streams, drop bool
-	part, parts   int // of a split commit; 0 when it is one message
+	part, parts   int    // of a split commit; 0 when it is one message
+	writer        string // Lookout-Writer; "" in journals that predate it
+	claim         bool
 }
 
 // tailState is what the last commit of a session says about it.
@@ -195,7 +199,8 @@ type tailState struct {
 
 // refOf reads a commit's headers.
 func refOf(at uint64, h nats.Header) (commitRef, tailState, error) {
-	ref := commitRef{at: at, streams: h.Get(hdrStreams) == "1", drop: h.Get(hdrDrop) == "1"}
+	ref := commitRef{at: at, streams: h.Get(hdrStreams) == "1", drop: h.Get(hdrDrop) == "1",
+		writer: h.Get(hdrWriter), claim: h.Get(hdrClaim) == "1"}
 	t := tailState{at: at}
 	var err error
 	num := func(key string) int64 {

@@ -35,6 +35,10 @@ func (j *jsJournal) refs(ctx context.Context, sid string) (ev []commitRef, strea
 			return nil, nil, 0, err
 		}
 	}
+	if n := len(l.evRefs); n > 0 {
+		// A forked journal may end on the skipped chain's commit.
+		l.tail.high = max(l.tail.high, l.evRefs[n-1].last)
+	}
 	// Appends only add to the slices: clipping them makes the copies safe.
 	return slices.Clip(l.evRefs), slices.Clip(l.streamAts), l.tail.high, nil
 }
@@ -136,13 +140,8 @@ func (j *jsJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) {
 func (j *jsJournal) lastSeq(sid string) (int64, error) {
 	ctx, cancel := opContext()
 	defer cancel()
-	l := j.log(sid)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err := j.syncTail(ctx, sid, l); err != nil {
-		return 0, err
-	}
-	return l.tail.high, nil
+	_, _, high, err := j.refs(ctx, sid)
+	return high, err
 }
 
 // scan reads the whole subject in batches; fn runs outside the session's
@@ -200,7 +199,7 @@ func (j *jsJournal) dropStreams(sid string) error {
 	if err != nil || len(ats) == 0 {
 		return err
 	}
-	return j.write(sid, commit{}, 0, true)
+	return j.write(sid, commit{}, 0, commitMarks{drop: true})
 }
 
 // readCommits decodes the commits refs name, in order. Other messages

@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lookout-sh/lookout/internal/natstest"
@@ -15,25 +16,76 @@ func TestJetStreamOneWriterPerSession(t *testing.T) {
 	if err := a.append("s1", []journalEvent{ev(1)}, nil, nil, 0); err != nil {
 		t.Fatal(err)
 	}
-	// b reads the tail a left and appends after it: b is the writer now.
+	// b claims the session after a's commit: b is the writer now.
+	if err := b.claim("s1"); err != nil {
+		t.Fatal(err)
+	}
 	if err := b.append("s1", []journalEvent{ev(2)}, nil, nil, 0); err != nil {
 		t.Fatal(err)
 	}
 	err := a.append("s1", []journalEvent{ev(2)}, nil, nil, 0)
 	if !errors.Is(err, errJournalNotWriter) {
-		t.Fatalf("a's append after b's: %v, want errJournalNotWriter", err)
+		t.Fatalf("a's append after b's claim: %v, want errJournalNotWriter", err)
 	}
 	// a sees b's event, and nothing of its refused append.
 	evs, _, err := a.readAfter("s1", 0, 10, 10, 1<<20)
 	if err != nil || !slices.Equal(seqsOf(evs), []int64{1, 2}) {
 		t.Fatalf("a reads %v, %v", seqsOf(evs), err)
 	}
-	// Having read the tail again, a may write once more.
-	if err := a.append("s1", []journalEvent{ev(3)}, nil, nil, 0); err != nil {
+	// Refused once, a stays fenced: having read the tail again it still
+	// may not write after b (it used to, and two chains grew).
+	for i := range 3 {
+		if err := a.append("s1", []journalEvent{ev(int64(3 + i))}, nil, nil, 0); !errors.Is(err, errJournalNotWriter) {
+			t.Fatalf("a's append %d after being fenced: %v", i, err)
+		}
+	}
+	if err := b.append("s1", []journalEvent{ev(3)}, nil, nil, 0); err != nil {
+		t.Fatalf("b's append after a's refused ones: %v", err)
+	}
+	// Only a claim makes a the writer again, and fences b.
+	if err := a.claim("s1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.append("s1", []journalEvent{ev(4)}, nil, nil, 0); !errors.Is(err, errJournalNotWriter) {
-		t.Fatalf("b's append after a's: %v", err)
+	if err := a.append("s1", []journalEvent{ev(4)}, nil, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.append("s1", []journalEvent{ev(5)}, nil, nil, 0); !errors.Is(err, errJournalNotWriter) {
+		t.Fatalf("b's append after a's claim: %v", err)
+	}
+}
+
+// Two writers that both expect the same last message must not both be
+// told they stored their commit. With one message id per expected
+// sequence (the old scheme), JetStream's dedupe answered the second
+// writer "duplicate" with the first one's sequence before it checked the
+// expected sequence, and both hosts went on writing.
+func TestJetStreamTwoWritersExpectingOneMessage(t *testing.T) {
+	node := natstest.Start(t, t.TempDir())
+	a := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "d", HostID: "a"})
+	b := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "d", HostID: "b"})
+	if err := a.append("s1", []journalEvent{ev(1)}, nil, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	// Both publish a commit expecting a's first message, as a host
+	// resuming from a pause and the host that took its session over did.
+	ctx, cancel := opContext()
+	defer cancel()
+	expect := a.log("s1").tail.at
+	c := commit{events: []journalEvent{ev(2)}}
+	ref := commitRef{first: 2, last: 2, count: 1}
+	if _, err := a.publishCommit(ctx, "s1", expect, c, ref, 2, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, err := b.publishCommit(ctx, "s1", expect, c, ref, 2, 0)
+	if !errors.Is(err, errJournalNotWriter) {
+		t.Fatalf("b's commit expecting the message a already followed: %v, want errJournalNotWriter", err)
+	}
+	evs, _, err := b.readAfter("s1", 0, 10, 10, 1<<20)
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("the journal holds %v, %v: want a's two events", seqsOf(evs), err)
+	}
+	if id1, id2 := commitMsgID("s1", a.writer, 1), commitMsgID("s1", b.writer, 1); id1 == id2 {
+		t.Fatalf("two writers send the same message id %q", id1)
 	}
 }
 
@@ -137,5 +189,65 @@ func TestJetStreamUnfinishedSplitCommitIsSkipped(t *testing.T) {
 	evs, _, err := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "p"}).readAfter("s1", 0, 100, 100, 1<<20)
 	if err != nil || !slices.Equal(seqsOf(evs), []int64{1, 2, 3, 5, 8, 13, 21, 22}) {
 		t.Fatalf("events = %v, %v (unfinished part at stream seq %d)", seqsOf(evs), err, at)
+	}
+}
+
+// A journal that already holds two writers' chains (written before
+// commits were fenced) is read as one ascending chain: the commits whose
+// seqs do not follow are skipped and reported, and paging never loops.
+func TestJetStreamForkedJournalReadsOneChain(t *testing.T) {
+	node := natstest.Start(t, t.TempDir())
+	w := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "fk", HostID: "A"})
+	ctx, cancel := opContext()
+	defer cancel()
+	// A's chain at seqs 2-3, then B's from 4098, then A's again at 4-5,
+	// then B's 4099: each message expecting its predecessor, as the two
+	// hosts' interleaved appends were stored.
+	chain := []struct {
+		writer string
+		seqs   []int64
+	}{{"A", []int64{2, 3}}, {"B", []int64{4098}}, {"A", []int64{4, 5}}, {"B", []int64{4099}}}
+	var at uint64
+	var high int64
+	for _, c := range chain {
+		evs := make([]journalEvent, len(c.seqs))
+		for i, q := range c.seqs {
+			evs[i] = ev(q)
+		}
+		high = max(high, c.seqs[len(c.seqs)-1])
+		ref := commitRef{first: c.seqs[0], last: c.seqs[len(c.seqs)-1], count: int64(len(c.seqs)), writer: c.writer}
+		var err error
+		if at, err = w.publishCommit(ctx, "s1", at, commit{events: evs}, ref, c.seqs[len(c.seqs)-1], 8192); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "fk"})
+	last, err := r.lastSeq("s1")
+	if err != nil || last != 4099 {
+		t.Fatalf("lastSeq = %d, %v; want 4099 (the kept chain's)", last, err)
+	}
+	var got []int64
+	after := int64(0)
+	for range 10 {
+		evs, more, err := r.readAfter("s1", after, last, 2, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, seqsOf(evs)...)
+		if len(evs) > 0 {
+			after = evs[len(evs)-1].Seq
+		}
+		if !more {
+			break
+		}
+	}
+	if !slices.Equal(got, []int64{2, 3, 4098, 4099}) {
+		t.Fatalf("read %v, want the one chain 2 3 4098 4099", got)
+	}
+	report := r.forks("s1")
+	for _, want := range []string{"1 commits of a second writer skipped", "seqs 4-5, writer A", "writer B"} {
+		if !strings.Contains(report, want) {
+			t.Fatalf("fork report %q lacks %q", report, want)
+		}
 	}
 }

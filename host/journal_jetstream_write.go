@@ -18,33 +18,64 @@ import (
 const jsPartBytes = 128 << 10
 
 func (j *jsJournal) append(sid string, evs []journalEvent, streamed []streamRecord, completed []string, lease int64) error {
-	return j.write(sid, commit{events: evs, streamed: streamed, completed: completed}, lease, false)
+	return j.write(sid, commit{events: evs, streamed: streamed, completed: completed}, lease, commitMarks{})
 }
 
 func (j *jsJournal) setLease(sid string, lease int64) error {
-	return j.write(sid, commit{}, lease, false)
+	return j.write(sid, commit{}, lease, commitMarks{})
+}
+
+// commitMarks are a commit's flags beyond its records.
+type commitMarks struct {
+	drop  bool // forget every recorded delta before it
+	claim bool // this journal takes the session over from whoever wrote it
+}
+
+// claim makes this journal the session's writer: it appends an empty
+// commit marked Lookout-Claim after the subject's last message as read
+// now. From then on JetStream refuses every other journal's append that
+// expects an earlier message, whatever that journal believes: it has
+// been fenced. Reads that follow see everything committed before the
+// claim. A claim raced by another append reads the tail again.
+func (j *jsJournal) claim(sid string) error {
+	l := j.log(sid)
+	var err error
+	for range 5 {
+		l.mu.Lock()
+		l.owned, l.known, l.fenced = false, false, false
+		l.mu.Unlock()
+		if err = j.write(sid, commit{}, 0, commitMarks{claim: true}); !errors.Is(err, errJournalNotWriter) {
+			return err
+		}
+	}
+	return err
 }
 
 // write publishes a commit on sid's subject, each message expecting the
 // last sequence this journal knows there. A retried publish carries the
-// same message id, so JetStream stores it once.
-func (j *jsJournal) write(sid string, c commit, lease int64, drop bool) error {
+// same message id, so JetStream stores it once. Once JetStream refused
+// one of its appends the session's log is fenced: the journal never
+// reads the tail again to write after another writer (only claim does).
+func (j *jsJournal) write(sid string, c commit, lease int64, marks commitMarks) error {
 	ctx, cancel := opContext()
 	defer cancel()
 	l := j.log(sid)
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.fenced {
+		return fmt.Errorf("%w (session %s)", errJournalNotWriter, sid)
+	}
 	if err := j.syncTail(ctx, sid, l); err != nil {
 		return err
 	}
 	before := l.tail
 	lease = max(before.lease, lease)
-	if len(c.events)+len(c.streamed)+len(c.completed) == 0 && !drop && lease == before.lease {
+	if len(c.events)+len(c.streamed)+len(c.completed) == 0 && marks == (commitMarks{}) && lease == before.lease {
 		return nil // nothing to store
 	}
 	parts := c.split(min(jsPartBytes, int(j.nc.MaxPayload())/2))
 	for i, p := range parts {
-		ref := commitRef{streams: len(p.streamed)+len(p.completed) > 0, drop: drop}
+		ref := commitRef{streams: len(p.streamed)+len(p.completed) > 0, drop: marks.drop, claim: marks.claim, writer: j.writer}
 		if len(parts) > 1 {
 			ref.part, ref.parts = i+1, len(parts)
 		}
@@ -57,9 +88,8 @@ func (j *jsJournal) write(sid string, c commit, lease int64, drop bool) error {
 		}
 		at, err := j.publishCommit(ctx, sid, l.tail.at, p, ref, high, lease)
 		if err != nil {
-			if isWrongLastSeq(err) {
-				l.owned = false
-				return fmt.Errorf("%w: %v", errJournalNotWriter, err)
+			if errors.Is(err, errJournalNotWriter) {
+				l.owned, l.fenced = false, true
 			}
 			return err
 		}
@@ -95,15 +125,31 @@ func (j *jsJournal) publishCommit(ctx context.Context, sid string, expect uint64
 		msg.Header.Set(hdrPart, strconv.Itoa(ref.part))
 		msg.Header.Set(hdrParts, strconv.Itoa(ref.parts))
 	}
+	if ref.writer != "" {
+		msg.Header.Set(hdrWriter, ref.writer)
+	}
+	if ref.claim {
+		msg.Header.Set(hdrClaim, "1")
+	}
 	msg.Data = c.encode()
-	id := subjectToken(sid) + ":" + strconv.FormatUint(expect, 10)
+	// The id is this writer's own: JetStream deduplicates by id before it
+	// checks the expected sequence, so two writers expecting the same
+	// message with one id would each be told their commit was stored.
+	id := commitMsgID(sid, j.writer, expect)
 	retried := false
 	for {
 		actx, cancel := context.WithTimeout(ctx, jsAttemptTimeout)
 		ack, err := j.js.PublishMsg(actx, msg, jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(expect))
 		cancel()
+		if err == nil && ack.Duplicate && !retried {
+			// Only this writer sends this id, and this is its first try.
+			return 0, fmt.Errorf("%w: message id %s was already stored at %d", errJournalNotWriter, id, ack.Sequence)
+		}
 		if err == nil {
 			return ack.Sequence, nil
+		}
+		if !retried && isWrongLastSeq(err) {
+			return 0, fmt.Errorf("%w: %v", errJournalNotWriter, err)
 		}
 		if isBusy(err) {
 			// The stream's leader is still applying this subject's previous
@@ -115,6 +161,9 @@ func (j *jsJournal) publishCommit(ctx context.Context, sid string, expect uint64
 			if at, ok := j.storedAfter(ctx, msg.Subject, expect, id); ok {
 				return at, nil
 			}
+		}
+		if isWrongLastSeq(err) {
+			return 0, fmt.Errorf("%w: %v", errJournalNotWriter, err)
 		}
 		if !retryable(err) || ctx.Err() != nil {
 			return 0, err
@@ -189,4 +238,10 @@ func isBusy(err error) bool {
 func hasAPICode(err error, code jetstream.ErrorCode) bool {
 	var apiErr *jetstream.APIError
 	return errors.As(err, &apiErr) && apiErr.ErrorCode == code
+}
+
+// commitMsgID is the Nats-Msg-Id of writer's commit after the subject's
+// message at expect.
+func commitMsgID(sid, writer string, expect uint64) string {
+	return subjectToken(sid) + ":" + writer + ":" + strconv.FormatUint(expect, 10)
 }

@@ -32,6 +32,7 @@ func (h *Host) openDurableJournal() (journal, error) {
 		Secure:    secure,
 		Namespace: h.opts.JournalNamespace,
 		Replicas:  h.opts.JournalReplicas,
+		HostID:    h.opts.FleetHostID,
 	})
 	if err != nil || h.opts.FleetHostID == "" {
 		return j, err

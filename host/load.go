@@ -18,6 +18,11 @@ func (s *session) load() error {
 	if err != nil {
 		return err
 	}
+	if r, ok := s.h.j.(forkReporter); ok {
+		if fork := r.forks(s.id); fork != "" {
+			s.h.log.Error("the session's journal holds a second writer's commits; serving the first chain", "session", s.id, "fork", fork)
+		}
+	}
 	var from int64
 	if ix := s.persistedIndexFor(last); ix != nil {
 		s.restoreIndexLocked(ix)

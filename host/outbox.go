@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -15,6 +16,9 @@ import (
 // they are sent, and a fast agent's events share commits. fields are the
 // params beyond sessionId, viewCursor and prevCursor.
 func (s *session) emitLocked(method string, fields map[string]any) (int64, error) {
+	if s.deposed {
+		return 0, errDeposed
+	}
 	durable, _ := model.IsDurable(method)
 	seq := s.seq + 1
 	params, err := s.buildParams(seq, durable, fields)
@@ -64,6 +68,9 @@ func (s *session) flushAsync() {
 	batch, subs := s.takeOutboxLocked()
 	s.mu.Unlock()
 	if err := s.commitAndSend(batch, subs); err != nil {
+		if s.isRetired() {
+			return // deposed: what it emitted is the new writer's to end
+		}
 		s.h.log.Error("journal commit failed; holding events and retrying", "session", s.id, "events", len(batch), "err", err)
 		s.mu.Lock()
 		s.outbox = append(batch, s.outbox...)
@@ -170,6 +177,12 @@ func (s *session) commit(batch []pendingEvent) error {
 		err = s.h.j.append(s.id, durables, streamed, completed, lease)
 	case lease > 0:
 		err = s.h.j.setLease(s.id, lease)
+	}
+	if err != nil && errors.Is(err, errJournalNotWriter) && s.h.fleet() != nil {
+		// Another fleet host claimed the session: this one steps down
+		// (not under this caller's locks) rather than retry.
+		go s.h.stepDown(s.id, err)
+		return err
 	}
 	if err != nil {
 		s.h.health.failed(err)

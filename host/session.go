@@ -75,8 +75,11 @@ type session struct {
 	replica bool // immutable
 	// retired: a replica this host took over and no longer serves. It is
 	// set under mu (retire), and read without it by request lookups.
-	retired   atomic.Bool
-	writer    string
+	retired atomic.Bool
+	writer  string
+	// deposed: this host wrote the session and stopped (fleet_stepdown.go):
+	// it emits nothing more.
+	deposed   bool
 	stopRelay func() error // immutable once the replica is shared
 }
 

@@ -185,6 +185,13 @@ func (s *session) finishTurnLocked(run *turnRun, err error) {
 	}
 	run.finished = true
 	run.cancel()
+	if s.deposed {
+		// The new writer ends the turn from the journal (host death).
+		if s.active == run {
+			s.active = nil
+		}
+		return
+	}
 	status, itemStatus := model.StatusCompleted, model.StatusCompleted
 	var terr map[string]string
 	var tf *TurnFailure
@@ -266,7 +273,7 @@ func (s *session) resolveApprovalLocked(id, decision string) error {
 
 // startNextLocked launches queued turns while the session is idle.
 func (s *session) startNextLocked() {
-	for s.active == nil && len(s.queue) > 0 && !s.h.isClosing() {
+	for s.active == nil && len(s.queue) > 0 && !s.h.isClosing() && !s.deposed {
 		qt := s.queue[0]
 		s.queue = s.queue[1:]
 		if err := s.launchLocked(qt); err != nil {

@@ -1,0 +1,67 @@
+package host
+
+import (
+	"errors"
+	"slices"
+)
+
+// errDeposed refuses what a session emits once this host stopped writing
+// it: another fleet host writes it now.
+var errDeposed = errors.New("this host no longer writes the session: another fleet host does")
+
+// stepDown makes this host stop writing session sid at once: its journal
+// refused an append (another host claimed the session), another host took
+// its lease, or this host's liveness lapsed. Its running turn is
+// cancelled and what it emits from then on is dropped unsent (nothing
+// uncommitted was ever sent); the turn's terminals and its queued turns
+// are the new writer's, from the journal, as after a host death
+// (docs/protocol.md §8). The session is then served as a replica, and
+// its subscribers are closed with 1012 so that they resume there: their
+// cursors are in the journal, so they miss nothing.
+func (h *Host) stepDown(sid string, why error) {
+	h.replicaMu.Lock()
+	defer h.replicaMu.Unlock()
+	s := h.session(sid)
+	if s == nil || s.replica || s.isRetired() {
+		return
+	}
+	if f := h.fleet(); f != nil {
+		f.dropLease(sid)
+	}
+	resumers := s.depose()
+	h.log.Warn("this host stopped writing a session; it serves it as a replica from now on", "session", sid, "why", why)
+	closeResumers(resumers)
+}
+
+// depose stops s as a writer: it emits nothing more, its turn is
+// cancelled and its queue dropped (the new writer runs it from the
+// journal), and it is retired so that requests make a replica. It returns
+// the connections subscribed to it.
+func (s *session) depose() []*conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.deposed = true
+	s.retired.Store(true)
+	s.outbox = nil
+	s.queue = nil
+	if s.active != nil {
+		s.active.cancel()
+	}
+	subs := make([]*conn, 0, len(s.subs))
+	for c := range s.subs {
+		subs = append(subs, c)
+	}
+	return subs
+}
+
+// replaceRetiredLocked puts s where the retired session of the same id
+// was in h.order (session/list cursors keep their place), else at the
+// end. The caller holds h.mu.
+func (h *Host) replaceRetiredLocked(s *session) {
+	i := slices.IndexFunc(h.order, func(o *session) bool { return o.id == s.id && o != s })
+	if i >= 0 {
+		h.order[i] = s
+		return
+	}
+	h.order = append(h.order, s)
+}
