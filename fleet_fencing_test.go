@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,24 +22,66 @@ import (
 	"github.com/lookout-sh/lookout/model"
 )
 
-// fleetProc is one `lookout serve --journal` process of a test fleet.
+// fleetProc is one `lookout serve --journal` process of a test fleet; its
+// log is serve.log in its data directory, printed when the test fails.
 type fleetProc struct {
 	id, url, token string
-	pid            int
+	bin, dir       string
+	args           []string
+	cmd            *exec.Cmd
+	paused, dead   bool
+	logged         bool
 }
 
-// startFleetHost runs a fleet host process on the cluster at urls.
-func startFleetHost(t *testing.T, bin, urls, id string, ttl time.Duration) *fleetProc {
+// startFleetHost runs a fleet host process on the cluster at urls, in
+// journal namespace ns.
+func startFleetHost(t testing.TB, bin, urls, ns, id string, ttl time.Duration) *fleetProc {
 	t.Helper()
-	dir := t.TempDir()
-	cmd, url := startServe(t, bin, nil, "--addr", "127.0.0.1:0", "--data", dir, "--journal", urls,
-		"--journal-replicas", "3", "--fleet-host", id, "--fleet-lease-ttl", ttl.String(),
-		"--pace", "20ms", "--demo-session=false")
-	tok, err := os.ReadFile(filepath.Join(dir, "token"))
+	p := &fleetProc{id: id, bin: bin, dir: t.TempDir(), args: []string{"--journal", urls, "--journal-namespace", ns,
+		"--journal-replicas", "3", "--fleet-host", id, "--fleet-lease-ttl", ttl.String(), "--pace", "20ms", "--demo-session=false"}}
+	p.start(t)
+	return p
+}
+
+// start runs the process (again, after kill: same data, same fleet id).
+func (p *fleetProc) start(t testing.TB) {
+	t.Helper()
+	log, err := os.OpenFile(filepath.Join(p.dir, "serve.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fleetProc{id: id, url: url, token: strings.TrimSpace(string(tok)), pid: cmd.Process.Pid}
+	t.Cleanup(func() { log.Close() })
+	cmd, url := startServeLogging(t, p.bin, nil, log, append([]string{"--addr", "127.0.0.1:0", "--data", p.dir}, p.args...)...)
+	tok, err := os.ReadFile(filepath.Join(p.dir, "token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cmd, p.url, p.token, p.dead, p.paused = cmd, url, strings.TrimSpace(string(tok)), false, false
+	if !p.logged {
+		p.logged = true
+		t.Cleanup(func() {
+			if t.Failed() {
+				b, _ := os.ReadFile(filepath.Join(p.dir, "serve.log"))
+				t.Logf("host %s's log:\n%s", p.id, tail(b, 6000))
+			}
+		})
+	}
+}
+
+// tail is the last n bytes of b.
+func tail(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[len(b)-n:]
+	}
+	return b
+}
+
+func (p *fleetProc) pause()  { _ = p.cmd.Process.Signal(syscall.SIGSTOP); p.paused = true }
+func (p *fleetProc) resume() { _ = p.cmd.Process.Signal(syscall.SIGCONT); p.paused = false }
+func (p *fleetProc) kill() {
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
+	p.dead = true
 }
 
 func (p *fleetProc) dial(t *testing.T) *hosttest.Client {
@@ -98,7 +141,7 @@ type journalCommit struct {
 	first, last int64
 }
 
-func readChain(t *testing.T, urls, sid string) []journalCommit {
+func readChain(t *testing.T, urls, ns, sid string) []journalCommit {
 	t.Helper()
 	nc, err := nats.Connect(urls)
 	if err != nil {
@@ -111,13 +154,13 @@ func readChain(t *testing.T, urls, sid string) []journalCommit {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	stream, err := js.Stream(ctx, "lookout_journal")
+	stream, err := js.Stream(ctx, ns+"_journal")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []journalCommit
 	for seq := uint64(1); ; {
-		m, err := stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject("lookout.j."+sid))
+		m, err := stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(ns+".j."+sid))
 		if err != nil {
 			break // no message on the subject at or after seq
 		}
@@ -167,8 +210,8 @@ func TestFleetHostPausedPastItsLeaseStepsDown(t *testing.T) {
 	urls := natstest.URLs(natstest.Cluster(t, t.TempDir(), 3))
 	bin := buildLookout(t)
 	const ttl = 2 * time.Second
-	a := startFleetHost(t, bin, urls, "A", ttl)
-	b := startFleetHost(t, bin, urls, "B", ttl)
+	a := startFleetHost(t, bin, urls, "lookout", "A", ttl)
+	b := startFleetHost(t, bin, urls, "lookout", "B", ttl)
 
 	ca := a.dial(t)
 	var created struct{ SessionID string }
@@ -184,22 +227,18 @@ func TestFleetHostPausedPastItsLeaseStepsDown(t *testing.T) {
 
 	t.Logf("%v: first turn done", time.Now().Format("15:04:05.000"))
 	// Pause A past its lease: B takes the session over.
-	if err := syscall.Kill(a.pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	a.pause()
 	deadline := time.Now().Add(30 * time.Second)
 	for writerOn(t, b, sid) != "B" {
 		if time.Now().After(deadline) {
-			_ = syscall.Kill(a.pid, syscall.SIGCONT)
+			a.resume()
 			t.Fatal("B never took over the session of the paused A")
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Logf("%v: B writes", time.Now().Format("15:04:05.000"))
 	time.Sleep(ttl) // well past A's lease
-	if err := syscall.Kill(a.pid, syscall.SIGCONT); err != nil {
-		t.Fatal(err)
-	}
+	a.resume()
 
 	// A prompt through each host: both run once, on B.
 	for i, p := range []*fleetProc{a, b, a} {
@@ -229,7 +268,7 @@ func TestFleetHostPausedPastItsLeaseStepsDown(t *testing.T) {
 		}
 	}
 
-	chain := readChain(t, urls, sid)
+	chain := readChain(t, urls, "lookout", sid)
 	checkOneChain(t, chain)
 	var claimedByB bool
 	for _, c := range chain {
@@ -273,4 +312,9 @@ func TestFleetHostPausedPastItsLeaseStepsDown(t *testing.T) {
 	if string(ja) != string(jb) {
 		t.Fatal("A and B serve different histories of the session")
 	}
+}
+
+// dialOnce dials p without failing the test: p may be down.
+func dialOnce(p *fleetProc) (*hosttest.Client, *http.Response, error) {
+	return hosttest.DialURL(p.url, http.Header{"Authorization": {"Bearer " + p.token}})
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // buildLookout builds the lookout binary into a temporary directory.
-func buildLookout(t *testing.T) string {
+func buildLookout(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "lookout")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -22,10 +22,18 @@ func buildLookout(t *testing.T) string {
 // startServe runs `bin serve args...` with env (nil: this process's) and
 // returns the process and the URL it reports listening on; the process is
 // killed when the test ends.
-func startServe(t *testing.T, bin string, env []string, args ...string) (*exec.Cmd, string) {
+func startServe(t testing.TB, bin string, env []string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	return startServeLogging(t, bin, env, nil, args...)
+}
+
+// startServeLogging is startServe with the process's log (stderr) written
+// to log.
+func startServeLogging(t testing.TB, bin string, env []string, log io.Writer, args ...string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
 	cmd.Env = env
+	cmd.Stderr = log
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -184,6 +184,12 @@ func retrying(ctx context.Context, op func(context.Context) error) error {
 }
 
 func transient(err error) bool {
+	var apiErr *jetstream.APIError
 	return errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) ||
-		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, jetstream.ErrNoStreamResponse)
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+		(errors.As(err, &apiErr) && apiErr.ErrorCode == clusterNotAvailable)
 }
+
+// clusterNotAvailable: "JetStream system temporarily unavailable", a
+// cluster whose meta leader is being elected (a node restarted).
+const clusterNotAvailable jetstream.ErrorCode = 10008

@@ -270,7 +270,7 @@ func (h *Host) syncFleetSessions() error {
 	if f == nil {
 		return nil
 	}
-	ctx, cancel := opContext()
+	ctx, cancel := f.js.opContext()
 	defer cancel()
 	entries, err := f.m.Sessions(ctx)
 	if err != nil {

@@ -35,12 +35,17 @@ type fleetJournal struct {
 	freeSet map[string]bool
 
 	stop chan struct{}
-	done sync.WaitGroup
+	// ctx ends at close: what the fleet does in the background (beats,
+	// adoptions) gives up at once then.
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   sync.WaitGroup
 }
 
 func newFleetJournal(j *jsJournal, m *fleet.Member, ttl time.Duration) *fleetJournal {
 	f := &fleetJournal{journal: j, js: j, m: m, ttl: ttl, leases: map[string]*fleet.Lease{},
 		free: make(chan string, 1024), freeSet: map[string]bool{}, stop: make(chan struct{})}
+	f.ctx, f.cancel = context.WithCancel(context.Background())
 	f.done.Add(1)
 	go f.beat()
 	return f
@@ -78,7 +83,7 @@ func (f *fleetJournal) createSession(rec sessionRecord) error {
 // take acquires sid's lease, claims its journal (from here on, no earlier
 // writer's append is accepted) and registers the session as this host's.
 func (f *fleetJournal) take(sid string) error {
-	ctx := context.Background()
+	ctx := f.ctx
 	l, err := f.m.Acquire(ctx, sid)
 	if err != nil {
 		return err
@@ -170,7 +175,7 @@ func (f *fleetJournal) adoptOne(sid string) {
 	if f.holds(sid) || f.take(sid) != nil {
 		return
 	}
-	ctx, cancel := opContext()
+	ctx, cancel := f.js.opContext()
 	defer cancel()
 	rec, ok, err := f.js.sessionRecord(sid)
 	if err == nil && !ok {
@@ -209,13 +214,12 @@ func (f *fleetJournal) beat() {
 			return
 		case <-t.C:
 		}
+		ctx, cancel := context.WithTimeout(f.ctx, f.ttl/3)
 		if lapsed {
-			if f.m.Rejoin(context.Background()) == nil {
-				lapsed = false
-			}
+			lapsed = f.m.Rejoin(ctx) != nil
+			cancel()
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), f.ttl/3)
 		err := f.m.Heartbeat(ctx)
 		cancel()
 		if errors.Is(err, fleet.ErrNotLive) || time.Now().After(f.m.Deadline()) {
@@ -251,6 +255,8 @@ func (f *fleetJournal) lapse(why error) {
 	}
 }
 
+func (f *fleetJournal) shutdownWithin(d time.Duration) { f.js.shutdownWithin(d) }
+
 func (f *fleetJournal) setMeta(k, v string) error {
 	return f.journal.setMeta("host:"+f.m.HostID()+":"+k, v)
 }
@@ -263,12 +269,15 @@ func (f *fleetJournal) meta(k string) (string, error) {
 // the sessions at once), leaves the fleet and closes the journal.
 func (f *fleetJournal) close() error {
 	close(f.stop)
+	f.cancel()
 	f.done.Wait()
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	ctx, cancel := f.js.opContext()
+	defer cancel()
 	var errs []error
 	for _, l := range f.leases {
-		if err := f.m.Release(context.Background(), l); err != nil && !errors.Is(err, fleet.ErrLost) {
+		if err := f.m.Release(ctx, l); err != nil && !errors.Is(err, fleet.ErrLost) {
 			errs = append(errs, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -33,6 +34,8 @@ type jsJournal struct {
 	// their message ids: the fleet host's id, if any, and a random tag of
 	// this run, so that no two writers ever send the same message id.
 	writer string
+	// stopBy, once set (unix nanoseconds), is when every operation ends.
+	stopBy atomic.Int64
 
 	mu   sync.Mutex
 	logs map[string]*sessionLog
@@ -166,8 +169,21 @@ func (j *jsJournal) ensureIn(ctx context.Context, replicas int) error {
 	return err
 }
 
-func opContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), jsOpTimeout)
+// opContext bounds one journal operation: jsOpTimeout, or less once the
+// host began shutting down (shutdownWithin).
+func (j *jsJournal) opContext() (context.Context, context.CancelFunc) {
+	deadline := time.Now().Add(jsOpTimeout)
+	if by := j.stopBy.Load(); by != 0 && by < deadline.UnixNano() {
+		deadline = time.Unix(0, by)
+	}
+	return context.WithDeadline(context.Background(), deadline)
+}
+
+// shutdownWithin bounds every journal operation from now on by d in all:
+// a host shutting down while NATS is unreachable gives up within d, and
+// what it could not persist is rebuilt from the journal at its next start.
+func (j *jsJournal) shutdownWithin(d time.Duration) {
+	j.stopBy.Store(time.Now().Add(d).UnixNano())
 }
 
 func (j *jsJournal) durable() bool { return true }
@@ -285,7 +301,7 @@ func (l *sessionLog) add(ref commitRef) {
 }
 
 func (j *jsJournal) createSession(rec sessionRecord) error {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	b, err := json.Marshal(storedSession(rec))
 	if err != nil {
@@ -304,7 +320,7 @@ type storedSession struct {
 }
 
 func (j *jsJournal) sessions() ([]sessionRecord, error) {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	out, err := j.storedSessions(ctx)
 	if err != nil {
@@ -351,7 +367,9 @@ func (j *jsJournal) withLease(ctx context.Context, rec sessionRecord) (sessionRe
 }
 
 func (j *jsJournal) close() error {
-	if err := j.nc.Flush(); err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
+	ctx, cancel := j.opContext()
+	defer cancel()
+	if err := j.nc.FlushWithContext(ctx); err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
 		j.nc.Close()
 		return err
 	}
@@ -362,7 +380,7 @@ func (j *jsJournal) close() error {
 // sessionRecord reads session sid's record from the sessions bucket; ok
 // is false when no host created such a session.
 func (j *jsJournal) sessionRecord(sid string) (rec sessionRecord, ok bool, err error) {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	var raw []byte
 	err = retrying(ctx, func(ctx context.Context) error {

@@ -13,14 +13,14 @@ import (
 // subjectTokens, so any string is a valid key.
 
 func (j *jsJournal) setMeta(k, v string) error {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	_, err := j.metaKV.PutString(ctx, subjectToken(k), v)
 	return err
 }
 
 func (j *jsJournal) meta(k string) (string, error) {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	e, err := j.metaKV.Get(ctx, subjectToken(k))
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
@@ -36,7 +36,7 @@ func rejectionKey(sid, cid string) string { return subjectToken(sid) + "." + sub
 
 // reject creates the rejection's key; one that exists keeps its reason.
 func (j *jsJournal) reject(sid, cid, reason string) error {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	_, err := j.rejKV.Create(ctx, rejectionKey(sid, cid), []byte(reason))
 	if errors.Is(err, jetstream.ErrKeyExists) {
@@ -46,7 +46,7 @@ func (j *jsJournal) reject(sid, cid, reason string) error {
 }
 
 func (j *jsJournal) forget(sid string, cids []string) error {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	for _, c := range cids {
 		if err := j.rejKV.Purge(ctx, rejectionKey(sid, c)); err != nil {
@@ -59,7 +59,7 @@ func (j *jsJournal) forget(sid string, cids []string) error {
 // rejections lists a session's rejections in the order they were created
 // (their revisions).
 func (j *jsJournal) rejections(sid string) ([]rejection, error) {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	all, err := kvlist.Entries(ctx, j.rejKV, subjectToken(sid)+".*")
 	if err != nil {

@@ -44,7 +44,7 @@ func (j *jsJournal) refs(ctx context.Context, sid string) (ev []commitRef, strea
 }
 
 func (j *jsJournal) readAfter(sid string, after, upto int64, limit, maxBytes int) ([]journalEvent, bool, error) {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	refs, _, _, err := j.refs(ctx, sid)
 	if err != nil {
@@ -106,7 +106,7 @@ func (j *jsJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) {
 	if len(seqs) == 0 {
 		return nil, nil
 	}
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	refs, _, _, err := j.refs(ctx, sid)
 	if err != nil {
@@ -138,7 +138,7 @@ func (j *jsJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) {
 }
 
 func (j *jsJournal) lastSeq(sid string) (int64, error) {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	_, _, high, err := j.refs(ctx, sid)
 	return high, err
@@ -147,7 +147,7 @@ func (j *jsJournal) lastSeq(sid string) (int64, error) {
 // scan reads the whole subject in batches; fn runs outside the session's
 // lock, so it may call back into the journal.
 func (j *jsJournal) scan(sid string, fn func(journalEvent) error) error {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	refs, _, _, err := j.refs(ctx, sid)
 	if err != nil || len(refs) == 0 {
@@ -166,7 +166,7 @@ func (j *jsJournal) scan(sid string, fn func(journalEvent) error) error {
 // streams folds the commits that recorded or forgot deltas since the last
 // drop: records in, then those of the items each commit completed out.
 func (j *jsJournal) streams(sid string) ([]streamRecord, error) {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	_, ats, _, err := j.refs(ctx, sid)
 	if err != nil || len(ats) == 0 {
@@ -193,7 +193,7 @@ func (j *jsJournal) streams(sid string) ([]streamRecord, error) {
 
 // dropStreams appends a drop marker when deltas are recorded.
 func (j *jsJournal) dropStreams(sid string) error {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	_, ats, _, err := j.refs(ctx, sid)
 	if err != nil || len(ats) == 0 {

@@ -68,7 +68,7 @@ func TestJetStreamTwoWritersExpectingOneMessage(t *testing.T) {
 	}
 	// Both publish a commit expecting a's first message, as a host
 	// resuming from a pause and the host that took its session over did.
-	ctx, cancel := opContext()
+	ctx, cancel := a.opContext()
 	defer cancel()
 	expect := a.log("s1").tail.at
 	c := commit{events: []journalEvent{ev(2)}}
@@ -171,7 +171,7 @@ func TestJetStreamUnfinishedSplitCommitIsSkipped(t *testing.T) {
 	fill(t, j, "s1") // up to seq 21
 	l := j.log("s1")
 	l.mu.Lock()
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	at, err := j.publishCommit(ctx, "s1", l.tail.at, commit{events: []journalEvent{ev(22)}},
 		commitRef{first: 22, last: 22, part: 1, parts: 2}, 21, 0)
 	cancel()
@@ -198,7 +198,7 @@ func TestJetStreamUnfinishedSplitCommitIsSkipped(t *testing.T) {
 func TestJetStreamForkedJournalReadsOneChain(t *testing.T) {
 	node := natstest.Start(t, t.TempDir())
 	w := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "fk", HostID: "A"})
-	ctx, cancel := opContext()
+	ctx, cancel := w.opContext()
 	defer cancel()
 	// A's chain at seqs 2-3, then B's from 4098, then A's again at 4-5,
 	// then B's 4099: each message expecting its predecessor, as the two

@@ -57,7 +57,7 @@ func (j *jsJournal) claim(sid string) error {
 // one of its appends the session's log is fenced: the journal never
 // reads the tail again to write after another writer (only claim does).
 func (j *jsJournal) write(sid string, c commit, lease int64, marks commitMarks) error {
-	ctx, cancel := opContext()
+	ctx, cancel := j.opContext()
 	defer cancel()
 	l := j.log(sid)
 	l.mu.Lock()
@@ -221,8 +221,13 @@ func retrying(ctx context.Context, op func(context.Context) error) error {
 func retryable(err error) bool {
 	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) ||
-		errors.Is(err, nats.ErrConnectionReconnecting) || errors.Is(err, nats.ErrDisconnected)
+		errors.Is(err, nats.ErrConnectionReconnecting) || errors.Is(err, nats.ErrDisconnected) ||
+		hasAPICode(err, jsClusterNotAvailable)
 }
+
+// jsClusterNotAvailable: "JetStream system temporarily unavailable", a
+// cluster whose meta leader is being elected (a node restarted).
+const jsClusterNotAvailable jetstream.ErrorCode = 10008
 
 // isWrongLastSeq: the subject's last message is not the one expected.
 func isWrongLastSeq(err error) bool {

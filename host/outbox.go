@@ -99,6 +99,11 @@ func (s *session) flush() error {
 // flushLocked is flush for a caller holding fmu and mu. It commits with mu
 // held, so that when it returns nothing emitted is left unsent.
 func (s *session) flushLocked() error {
+	if s.deposed {
+		// What it emitted last may never have been committed: an answer
+		// that waits for a flush must not claim it was.
+		return errDeposed
+	}
 	batch, subs := s.takeOutboxLocked()
 	err := s.commitAndSendLocked(batch, subs)
 	if err != nil {

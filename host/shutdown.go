@@ -32,6 +32,9 @@ func (h *Host) Close() error {
 		h.mu.Lock()
 		h.closing = true
 		h.mu.Unlock()
+		if b, ok := h.j.(shutdownBounded); ok {
+			b.shutdownWithin(shutdownJournalBudget)
+		}
 		if h.srv != nil {
 			h.srv.Close() // the listener; hijacked WebSockets stay open
 		}
@@ -83,6 +86,15 @@ func (h *Host) Close() error {
 	return h.closeErr
 }
 
+// shutdownJournalBudget bounds what a graceful shutdown spends on a
+// remote journal in all (its last commits, indexes, summary, leases): a
+// host asked to stop while NATS is unreachable stops within it, and its
+// next start rebuilds from the journal what it could not persist.
+const shutdownJournalBudget = 5 * time.Second
+
+// shutdownBounded is a journal whose operations a shutdown can bound.
+type shutdownBounded interface{ shutdownWithin(d time.Duration) }
+
 // stopTurns interrupts every running turn and waits for their terminals.
 func (h *Host) stopTurns() {
 	for _, s := range h.sessionList() {
@@ -101,6 +113,9 @@ func (h *Host) stopTurns() {
 func (h *Host) flushAll() bool {
 	ok := true
 	for _, s := range h.sessionList() {
+		if s.isRetired() {
+			continue // another host writes it now
+		}
 		if err := s.flush(); err != nil {
 			h.log.Error("final journal commit failed", "session", s.id, "err", err)
 			ok = false

@@ -130,6 +130,7 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&opts.Journal, "journal", "", "keep the journal in NATS JetStream at these URLs (nats://host:4222[,more]; tls:// for TLS) instead of SQLite (docs/fleet.md)")
 	f.StringVar(&opts.NATSCreds, "nats-creds", "", "NATS credentials file for --journal")
 	f.BoolVar(&opts.NATSInsecurePlaintext, "nats-insecure-plaintext", false, "let --journal reach a NATS server on another machine without TLS (journal contents cross the network in the clear)")
+	f.StringVar(&opts.JournalNamespace, "journal-namespace", "", "with --journal: the namespace of the stream and buckets (letters, digits, '-' and '_'; default "+host.DefaultJournalNamespace+"); hosts of one fleet share it")
 	f.IntVar(&opts.JournalReplicas, "journal-replicas", 1, "with --journal: the replicas of the stream and buckets this host creates (3 on a 3-node cluster); ones that exist are used as they are")
 	f.DurationVar(&opts.FleetLeaseTTL, "fleet-lease-ttl", 0, "with --journal: how long this host stays the writer of its sessions without a heartbeat (default 15s); every host of a fleet should use one value")
 	f.StringVar(&opts.FleetHostID, "fleet-host", "", "with --journal: this host's id in the fleet sharing the journal; it writes only the sessions whose lease it takes (default: an id made once and kept in <data>/fleet-host-id; docs/fleet.md)")
