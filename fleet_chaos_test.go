@@ -268,6 +268,7 @@ func (w *chaosWorld) check(t *testing.T, hosts []*fleetProc, ns, sid string, cid
 	for _, h := range hosts {
 		st := pagedFold(t, h, sid)
 		got := st.Encode()
+		t.Logf("%s's paged fold holds prompts %v", h.id, promptCounts(t, st))
 		if want == nil {
 			want = got
 			counts := promptCounts(t, st)

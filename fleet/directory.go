@@ -12,20 +12,39 @@ import (
 	"github.com/lookout-sh/lookout/internal/kvlist"
 )
 
-// Entry is a session's line in the fleet directory.
+// Entry is a session's line in the fleet directory: enough of its
+// session/list entry that a host lists the fleet without folding any
+// session it does not serve.
 type Entry struct {
 	SessionID string    `json:"sessionId"`
 	HostID    string    `json:"hostId"`
 	HostURL   string    `json:"hostUrl"`
-	State     string    `json:"state"` // as session/list reports it
+	State     string    `json:"state"` // status as session/list reports it
 	UpdatedAt time.Time `json:"updatedAt"`
+	Summary
+}
+
+// Summary is what the writer of a session publishes of it: its
+// session/list fields. The zero Summary is "not published yet".
+type Summary struct {
+	Title        string `json:"title,omitempty"`
+	Epoch        string `json:"epoch,omitempty"`
+	CreatedAt    string `json:"createdAt,omitempty"`
+	Head         int64  `json:"head,omitempty"`
+	QueuedTurns  int    `json:"queuedTurns,omitempty"`
+	LastActivity string `json:"lastActivity,omitempty"` // RFC 3339
 }
 
 // Register records that this host runs session sid, in state.
 func (m *Member) Register(ctx context.Context, sid, state string) error {
+	return m.Publish(ctx, sid, state, Summary{})
+}
+
+// Publish records that this host runs session sid, in state, as sum.
+func (m *Member) Publish(ctx context.Context, sid, state string, sum Summary) error {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
-	b, err := json.Marshal(Entry{SessionID: sid, HostID: m.cfg.HostID, HostURL: m.cfg.HostURL, State: state, UpdatedAt: time.Now().UTC()})
+	b, err := json.Marshal(Entry{SessionID: sid, HostID: m.cfg.HostID, HostURL: m.cfg.HostURL, State: state, UpdatedAt: time.Now().UTC(), Summary: sum})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lookout-sh/lookout/fleet"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -61,7 +62,7 @@ func (h *Host) replicaSession(sid string) (*session, error) {
 	}
 	h.replicaMu.Lock()
 	defer h.replicaMu.Unlock()
-	if s := h.session(sid); s != nil && !s.isRetired() {
+	if s := h.session(sid); s != nil && !s.isRetired() && s.loaded.Load() {
 		return s, nil
 	}
 	rec, ok, err := f.js.sessionRecord(sid)
@@ -261,10 +262,11 @@ const resumeReason = "the session's writer changed; resume"
 // taken over by this host: the client reconnects and resumes.
 const closeServiceRestart = 1012
 
-// syncFleetSessions makes a replica of every session of the fleet
-// directory this host does not hold yet, and brings each replica's writer
-// up to date, so that session/list shows the whole fleet. A session whose
-// replica cannot be made is left out of this answer (and logged).
+// syncFleetSessions lists every session of the fleet directory this host
+// does not hold yet as its directory entry shows it (a stub, folded on
+// first use), and brings each listed session's writer up to date, so that
+// session/list shows the whole fleet without folding it. An entry that
+// predates the published summary (no epoch) is made a replica instead.
 func (h *Host) syncFleetSessions() error {
 	f := h.fleet()
 	if f == nil {
@@ -277,16 +279,40 @@ func (h *Host) syncFleetSessions() error {
 		return err
 	}
 	for _, e := range entries {
-		s, err := h.replicaSession(e.SessionID)
-		if err != nil || s == nil {
-			h.log.Warn("could not serve a fleet session", "session", e.SessionID, "host", e.HostID, "err", err)
+		if s := h.session(e.SessionID); s != nil {
+			s.noteDirectoryEntry(e)
 			continue
 		}
-		if s.replica {
-			s.mu.Lock()
-			s.writer = e.HostID
-			s.mu.Unlock()
+		if e.Epoch == "" {
+			if _, err := h.replicaSession(e.SessionID); err != nil {
+				h.log.Warn("could not serve a fleet session", "session", e.SessionID, "host", e.HostID, "err", err)
+			}
+			continue
 		}
+		h.replicaMu.Lock()
+		h.mu.Lock()
+		if h.sessions[e.SessionID] == nil && !h.closing {
+			s := h.directoryStub(e)
+			h.sessions[s.id] = s
+			h.order = append(h.order, s)
+		}
+		h.mu.Unlock()
+		h.replicaMu.Unlock()
 	}
 	return nil
+}
+
+// noteDirectoryEntry updates what a listed session of another fleet host
+// shows from its newest directory entry.
+func (s *session) noteDirectoryEntry(e fleet.Entry) {
+	if !s.replica || s.isRetired() {
+		return
+	}
+	if !s.loaded.Load() && e.Epoch != "" {
+		st := stubOf(e)
+		s.stub.Store(&st)
+	}
+	s.mu.Lock()
+	s.writer = e.HostID
+	s.mu.Unlock()
 }

@@ -21,9 +21,10 @@ func (h *Host) session(id string) *session {
 // unloaded: nil and no error if there is no such session.
 func (h *Host) loadedSession(id string) (*session, error) {
 	s := h.session(id)
-	if s == nil || s.isRetired() {
-		// A fleet's session another host writes, or one this host is
-		// taking over: replicaSession waits for the takeover to finish.
+	if s == nil || s.isRetired() || (s.replica && !s.loaded.Load()) {
+		// A fleet's session another host writes (listed from the
+		// directory, or not yet), or one this host is taking over:
+		// replicaSession waits for the takeover to finish.
 		return h.replicaSession(id)
 	}
 	if err := s.ensureLoaded(); err != nil {

@@ -77,7 +77,11 @@ func (f *fleetJournal) createSession(rec sessionRecord) error {
 	if err := f.take(rec.ID); err != nil {
 		return err
 	}
-	return f.journal.createSession(rec)
+	if err := f.journal.createSession(rec); err != nil {
+		return err
+	}
+	// Listed by every host from now on (publishDirectory adds the rest).
+	return f.m.Publish(f.ctx, rec.ID, "idle", fleet.Summary{Epoch: rec.Epoch, CreatedAt: rec.CreatedAt, LastActivity: rec.CreatedAt})
 }
 
 // take acquires sid's lease, claims its journal (from here on, no earlier
@@ -105,9 +109,11 @@ func (f *fleetJournal) holds(sid string) bool {
 	return f.leases[sid] != nil
 }
 
-// dropLease drops sid's lease, if held, without releasing it: another host
-// holds it now, or this host's liveness lapsed.
+// dropLease drops sid's lease, if held, without releasing it (another
+// host holds it now, or this host's liveness lapsed), and fences the
+// journal's log of it.
 func (f *fleetJournal) dropLease(sid string) bool {
+	f.js.fence(sid)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	_, held := f.leases[sid]
@@ -249,6 +255,7 @@ func (f *fleetJournal) lapse(why error) {
 	lost := f.lost
 	f.mu.Unlock()
 	for _, sid := range sids {
+		f.js.fence(sid)
 		if lost != nil {
 			lost(sid, why)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,10 +81,10 @@ func TestFleetTakesOverADeadHostsSessionOnce(t *testing.T) {
 	if _, rerr := s.submit("slow-1", "a slow one, please", false); rerr != nil {
 		t.Fatal(rerr)
 	}
-	waitFor(t, "the slow turn to stream", func() bool {
+	waitFor(t, "the slow turn to stream, committed", func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return s.state.ActiveTurn() != nil && len(s.state.Items()) >= 2
+		return s.state.ActiveTurn() != nil && len(s.state.Items()) >= 2 && s.sentSeq == s.seq
 	})
 	die(a)
 
@@ -180,5 +182,49 @@ func TestFleetShutdownWhileNATSIsDownIsBounded(t *testing.T) {
 			s, err := b.loadedSession(id)
 			return err == nil && s != nil
 		})
+	}
+}
+
+// A host lists the fleet's other sessions from the directory, as their
+// writer published them (title, status, head), without folding any; the
+// first real use of one makes it a replica.
+func TestFleetListsFromTheDirectory(t *testing.T) {
+	url := natstest.Start(t, t.TempDir()).URL()
+	a := fleetHost(t, url, "a")
+	var ids []string
+	for i := range 3 {
+		s, err := a.createSession(fmt.Sprintf("listed %d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, s.id)
+	}
+	b := fleetHost(t, url, "b")
+	var list listAnswer
+	waitFor(t, "b to list a's sessions with their titles", func() bool {
+		if err := b.syncFleetSessions(); err != nil {
+			t.Fatal(err)
+		}
+		list = listPage(b.sessionList(), "", 100, PageBytes)
+		titled := 0
+		for _, e := range list.Sessions {
+			if strings.HasPrefix(e["title"].(string), "listed ") && e["host"] == "a" {
+				titled++
+			}
+		}
+		return titled == 3
+	})
+	for _, id := range ids {
+		s := b.session(id)
+		if s == nil || !s.replica || s.loaded.Load() {
+			t.Fatalf("b holds session %s as %+v: want an unfolded listing", id, s)
+		}
+	}
+	s, err := b.loadedSession(ids[0])
+	if err != nil || s == nil || !s.loaded.Load() || !s.replica {
+		t.Fatalf("first use of a listed session: %v, %v", s, err)
+	}
+	if n := len(b.sessionList()); n != 3 {
+		t.Fatalf("b lists %d sessions after a replica replaced a listing, want 3", n)
 	}
 }

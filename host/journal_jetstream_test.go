@@ -251,3 +251,34 @@ func TestJetStreamForkedJournalReadsOneChain(t *testing.T) {
 		}
 	}
 }
+
+// A journal whose host stepped down from a session (without ever being
+// refused: its lease was taken) reads the new writer's commits: it no
+// longer trusts the tail it wrote last. It used to, and served the
+// session as a replica stuck at its own last commit.
+func TestJetStreamFencedJournalReadsTheNewWriter(t *testing.T) {
+	node := natstest.Start(t, t.TempDir())
+	a := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "sd", HostID: "a"})
+	b := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "sd", HostID: "b"})
+	if err := a.append("s1", []journalEvent{ev(1)}, nil, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.claim("s1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.append("s1", []journalEvent{ev(2)}, nil, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	a.fence("s1")
+	last, err := a.lastSeq("s1")
+	if err != nil || last != 2 {
+		t.Fatalf("a's lastSeq after stepping down = %d, %v; want the new writer's 2", last, err)
+	}
+	evs, _, err := a.readAfter("s1", 0, last, 10, 1<<20)
+	if err != nil || !slices.Equal(seqsOf(evs), []int64{1, 2}) {
+		t.Fatalf("a reads %v, %v", seqsOf(evs), err)
+	}
+	if err := a.append("s1", []journalEvent{ev(3)}, nil, nil, 0); !errors.Is(err, errJournalNotWriter) {
+		t.Fatalf("a's append after stepping down: %v, want errJournalNotWriter", err)
+	}
+}

@@ -51,6 +51,16 @@ func (j *jsJournal) claim(sid string) error {
 	return err
 }
 
+// fence marks this journal no longer sid's writer (its host stepped
+// down): it appends nothing more until it claims the session again, and
+// reads ask the server for the tail, which another writer moves now.
+func (j *jsJournal) fence(sid string) {
+	l := j.log(sid)
+	l.mu.Lock()
+	l.owned, l.fenced = false, true
+	l.mu.Unlock()
+}
+
 // write publishes a commit on sid's subject, each message expecting the
 // last sequence this journal knows there. A retried publish carries the
 // same message id, so JetStream stores it once. Once JetStream refused

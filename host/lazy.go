@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -32,6 +33,10 @@ type sessionStub struct {
 	// Head is the seq of the session's last journaled event: what its
 	// head is once loaded.
 	Head int64 `json:"head"`
+	// Status and QueuedTurns are set for another fleet host's session
+	// (fleet_directory.go); a stub of this host's own is idle.
+	Status      string `json:"status,omitempty"`
+	QueuedTurns int    `json:"queuedTurns,omitempty"`
 }
 
 // readShutdownSummary returns the summary a graceful Close left, and
@@ -133,7 +138,7 @@ func (h *Host) writeShutdownSummary() error {
 // queued, open or waiting.
 func (s *session) quietStub() (sessionStub, bool) {
 	if !s.loaded.Load() {
-		return *s.stub, true
+		return *s.stub.Load(), true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -178,11 +183,15 @@ func (s *session) ensureLoaded() error {
 
 // stubSummary is the session/list entry of a session not yet loaded.
 func (s *session) stubSummary() map[string]any {
-	st := s.stub
-	e := map[string]any{"sessionId": s.id, "title": cutUTF8(st.Title, TitleBound), "status": "idle", "updatedAt": st.UpdatedAt,
-		"epoch": s.epoch, "head": model.FormatCursor(s.id, st.Head), "queuedTurns": 0}
+	st := s.stub.Load()
+	status := cmp.Or(st.Status, "idle")
+	e := map[string]any{"sessionId": s.id, "title": cutUTF8(st.Title, TitleBound), "status": status, "updatedAt": st.UpdatedAt,
+		"epoch": s.epoch, "head": model.FormatCursor(s.id, st.Head), "queuedTurns": st.QueuedTurns}
 	if f := s.h.fleet(); f != nil {
-		e["host"] = f.m.HostID() // a stub is one of this host's own sessions
+		e["host"] = f.m.HostID()
+		if s.replica {
+			e["host"] = s.writer // another fleet host's, from the directory
+		}
 	}
 	return e
 }

@@ -27,8 +27,9 @@ type session struct {
 
 	// A session that a graceful shutdown left quiet starts unloaded: stub
 	// is what session/list shows of it until ensureLoaded (under lmu)
-	// folds its journal on first use and sets loaded. stub is immutable.
-	stub    *sessionStub
+	// folds its journal on first use and sets loaded. A stub of another
+	// fleet host's session is replaced as its directory entry changes.
+	stub    atomic.Pointer[sessionStub]
 	loaded  atomic.Bool
 	lmu     sync.Mutex
 	loadErr error // guarded by lmu
@@ -105,7 +106,7 @@ func newSession(h *Host, rec sessionRecord) *session {
 // newStubSession is a session that starts unloaded (see ensureLoaded).
 func newStubSession(h *Host, rec sessionRecord, stub sessionStub) *session {
 	s := newSession(h, rec)
-	s.stub = &stub
+	s.stub.Store(&stub)
 	s.loaded.Store(false)
 	return s
 }

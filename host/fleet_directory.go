@@ -1,0 +1,72 @@
+package host
+
+import (
+	"time"
+
+	"github.com/lookout-sh/lookout/fleet"
+	"github.com/lookout-sh/lookout/model"
+)
+
+// publishDirectory keeps the directory entries of the sessions this host
+// writes current (title, status, head, queued turns, last activity), so
+// that every other host lists the fleet from the directory without
+// folding a session it does not serve. It looks once a second and writes
+// only the entries whose fields changed: a fleet at rest writes nothing.
+func (h *Host) publishDirectory(f *fleetJournal) {
+	defer f.done.Done()
+	published := map[string]directoryFields{}
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-f.stop:
+			return
+		case <-t.C:
+		}
+		for _, s := range h.sessionList() {
+			if s.replica || s.isRetired() || !f.holds(s.id) {
+				continue
+			}
+			d := s.directoryFields()
+			if published[s.id] == d {
+				continue
+			}
+			if err := f.m.Publish(f.ctx, s.id, d.state, d.sum); err != nil {
+				continue // asked again at the next look
+			}
+			published[s.id] = d
+		}
+	}
+}
+
+// directoryFields are the list fields a writer publishes of a session.
+type directoryFields struct {
+	state string
+	sum   fleet.Summary
+}
+
+func (s *session) directoryFields() directoryFields {
+	e := s.summary()
+	str := func(k string) string { v, _ := e[k].(string); return v }
+	d := directoryFields{state: str("status"), sum: fleet.Summary{
+		Title: str("title"), Epoch: s.epoch, CreatedAt: s.created, LastActivity: str("updatedAt"),
+	}}
+	d.sum.QueuedTurns, _ = e["queuedTurns"].(int)
+	if _, seq, ok := model.ParseCursor(str("head")); ok {
+		d.sum.Head = seq
+	}
+	return d
+}
+
+// directoryStub is a session of another fleet host as its directory
+// entry shows it: listed, not folded. Its first use makes it a replica.
+func (h *Host) directoryStub(e fleet.Entry) *session {
+	s := newStubSession(h, sessionRecord{ID: e.SessionID, Epoch: e.Epoch, CreatedAt: e.CreatedAt}, stubOf(e))
+	s.replica, s.writer = true, e.HostID
+	return s
+}
+
+// stubOf is the stub a directory entry makes.
+func stubOf(e fleet.Entry) sessionStub {
+	return sessionStub{Title: e.Title, UpdatedAt: e.LastActivity, Head: e.Head, Status: e.State, QueuedTurns: e.QueuedTurns}
+}
