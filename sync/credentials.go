@@ -43,6 +43,9 @@ const (
 	// SourceLocalHost: the token file of the host running on this machine
 	// on the data directory, whose recorded address is the URL's.
 	SourceLocalHost TokenSource = "the local host's token file"
+	// SourceURL: a ?token= the user wrote into the URL, sent as it is when
+	// no other source has a token.
+	SourceURL TokenSource = "the URL's ?token="
 )
 
 // CredentialInput is everything ResolveCredential decides from. Reading
@@ -127,7 +130,8 @@ func (e *CredentialError) Error() string { return e.Msg }
 //     the one that host recorded in its address file (the same spelling
 //     after normalisation: localhost, 127.0.0.1 and [::1] are different
 //     hosts, since another process may listen on any of them).
-//  5. Else no token, with a Hint saying how to supply one.
+//  5. Else a ?token= in the URL is the one sent (SourceURL, no Hint).
+//  6. Else no token, with a Hint saying how to supply one.
 func ResolveCredential(in CredentialInput) (Credential, error) {
 	norm, err := NormalizeURL(in.URL)
 	if err != nil {
@@ -163,6 +167,8 @@ func ResolveCredential(in CredentialInput) (Credential, error) {
 		c.Token, c.Source = in.Hosts[key], SourceHostsFile
 	case in.LocalToken != "" && sameAddress(in.LocalAddress, u):
 		c.Token, c.Source = in.LocalToken, SourceLocalHost
+	case hasQueryToken(u):
+		c.Source = SourceURL // Token stays "": the URL itself carries it
 	default:
 		c.Hint = noTokenHint(in, key)
 	}
@@ -259,4 +265,10 @@ func IsLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// hasQueryToken reports whether u carries a token in its query (the
+// protocol's ?token=T), which is sent with the URL.
+func hasQueryToken(u *url.URL) bool {
+	return strings.TrimSpace(u.Query().Get("token")) != ""
 }

@@ -137,7 +137,7 @@ func classifyDialError(cred Credential, resp *http.Response, err error) error {
 // unauthorizedMsg explains a 401: which token was refused, or that none
 // was sent and how to supply one. It never contains the token.
 func unauthorizedMsg(cred Credential) string {
-	if cred.Token == "" {
+	if cred.Token == "" && cred.Source == SourceNone {
 		hint := cred.Hint
 		if hint == "" {
 			hint = "no token was sent: pass --token-file FILE or --token, set LOOKOUT_TOKEN, or run \"lookout auth login URL\""
