@@ -106,8 +106,9 @@ func stale(dir string) bool {
 
 // challenge asks the peer on c for hostproof.Sum(token, nonce, recorded
 // URL) and checks the answer; it returns "" when the peer proved it is
-// the host, else what the peer did (a phrase after "it"). Nothing but the nonce is sent, and the
-// connection is left just after the answer, ready for the handshake.
+// the host, else what the peer did (a phrase after "it"). Nothing but the
+// nonce is sent, and the connection is left just after the answer, ready
+// for the handshake.
 func challenge(ctx context.Context, c net.Conn, hostHeader string, cred Credential) string {
 	nonce, err := hostproof.NewNonce()
 	if err != nil {
