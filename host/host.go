@@ -20,6 +20,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lookout-sh/lookout/internal/hostproof"
 )
 
 // Version is the host's version, reported in initialize's serverInfo.
@@ -27,13 +29,16 @@ const Version = "0.1.0"
 
 // Host is a running session host. Its methods are safe for concurrent use.
 type Host struct {
-	opts    Options
-	log     *slog.Logger
-	agent   Agent
-	j       journal
-	token   string
-	dataDir string
-	release func()
+	opts  Options
+	log   *slog.Logger
+	agent Agent
+	j     journal
+	token string
+	// proofKey answers hostproof challenges: the token, or with NoAuth
+	// the token file a previous run left ("" if none).
+	proofKey string
+	dataDir  string
+	release  func()
 
 	ln  net.Listener
 	srv *http.Server
@@ -125,6 +130,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	h.ln = ln
 	mux := http.NewServeMux()
 	mux.HandleFunc(WSPath, h.serveWS)
+	mux.HandleFunc(hostproof.Path, h.serveProof)
 	h.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(h.log.Handler(), slog.LevelDebug)}
 	go func() {
 		defer close(h.served)
@@ -198,6 +204,7 @@ func (h *Host) openStore() error {
 		h.j = h.opts.wrapJournal(h.j)
 	}
 	if h.opts.NoAuth {
+		h.proofKey = existingToken(h.dataDir)
 		return nil
 	}
 	tok, err := loadOrCreateToken(h.dataDir)
@@ -205,7 +212,7 @@ func (h *Host) openStore() error {
 		h.j.close()
 		return err
 	}
-	h.token = tok
+	h.token, h.proofKey = tok, tok
 	return nil
 }
 

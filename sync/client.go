@@ -75,6 +75,7 @@ const (
 	ReasonNoSession   = "no-session"  // the host does not know the session, or has none
 	ReasonProtocol    = "protocol"    // the host broke the protocol or refused initialize
 	ReasonUnreachable = "unreachable" // connection refused, lost, timed out
+	ReasonUnproven    = "unproven"    // the local host's address holds no host that could prove it is one (*UnprovenHostError)
 )
 
 // Picture is what the client publishes: immutable, cheap to copy, safe

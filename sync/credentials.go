@@ -43,6 +43,9 @@ const (
 	// SourceLocalHost: the token file of the host running on this machine
 	// on the data directory, whose recorded address is the URL's.
 	SourceLocalHost TokenSource = "the local host's token file"
+	// SourceURL: a ?token= the user wrote into the URL, sent as it is when
+	// no other source has a token.
+	SourceURL TokenSource = "the URL's ?token="
 )
 
 // CredentialInput is everything ResolveCredential decides from. Reading
@@ -83,6 +86,12 @@ type Credential struct {
 	// Hint, set when no token is sent, says how to supply one and why a
 	// token at hand was not used. It never contains a token.
 	Hint string
+	// LocalDir and LocalAddress, set with SourceLocalHost, are the data
+	// directory the token came from and the URL its host recorded: the
+	// process dialled must prove it is that host (proof.go) before the
+	// token is sent.
+	LocalDir     string
+	LocalAddress string
 }
 
 // CredentialReason names why a CredentialError refused to connect.
@@ -126,8 +135,11 @@ func (e *CredentialError) Error() string { return e.Msg }
 //  4. Else the local host's token, only when the URL's host:port equals
 //     the one that host recorded in its address file (the same spelling
 //     after normalisation: localhost, 127.0.0.1 and [::1] are different
-//     hosts, since another process may listen on any of them).
-//  5. Else no token, with a Hint saying how to supply one.
+//     hosts, since another process may listen on any of them). The
+//     dialler then sends it only once the process there has proved it is
+//     that host (proof.go): the address may be stale.
+//  5. Else a ?token= in the URL is the one sent (SourceURL, no Hint).
+//  6. Else no token, with a Hint saying how to supply one.
 func ResolveCredential(in CredentialInput) (Credential, error) {
 	norm, err := NormalizeURL(in.URL)
 	if err != nil {
@@ -163,6 +175,9 @@ func ResolveCredential(in CredentialInput) (Credential, error) {
 		c.Token, c.Source = in.Hosts[key], SourceHostsFile
 	case in.LocalToken != "" && sameAddress(in.LocalAddress, u):
 		c.Token, c.Source = in.LocalToken, SourceLocalHost
+		c.LocalDir, c.LocalAddress = in.LocalDir, strings.TrimSpace(in.LocalAddress)
+	case hasQueryToken(u):
+		c.Source = SourceURL // Token stays "": the URL itself carries it
 	default:
 		c.Hint = noTokenHint(in, key)
 	}
@@ -259,4 +274,10 @@ func IsLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// hasQueryToken reports whether u carries a token in its query (the
+// protocol's ?token=T), which is sent with the URL.
+func hasQueryToken(u *url.URL) bool {
+	return strings.TrimSpace(u.Query().Get("token")) != ""
 }

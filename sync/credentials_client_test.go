@@ -170,3 +170,17 @@ func TestOptionsCredentialReadsItsInputs(t *testing.T) {
 		t.Fatalf("New with plain ws:// off the machine: %v", err)
 	}
 }
+
+// A wrong ?token= is reported as a token sent and refused.
+func TestWrongQueryTokenIsReportedAsRefused(t *testing.T) {
+	isolateXDG(t)
+	h := startHost(t, host.Options{DemoSession: true})
+	_, err := ListSessions(t.Context(), Options{URL: h.URL() + "?token=wrong-query-token", HostsFile: "-"})
+	if err == nil || !strings.Contains(err.Error(), "refused the token from the URL's ?token=") ||
+		strings.Contains(err.Error(), "no token was sent") || strings.Contains(err.Error(), "wrong-query-token") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := ListSessions(t.Context(), Options{URL: h.URL() + "?token=" + h.Token(), HostsFile: "-"}); err != nil {
+		t.Fatalf("the right ?token=: %v", err)
+	}
+}

@@ -48,6 +48,8 @@ func TestResolveCredential(t *testing.T) {
 		{name: "local: IPv6 canonical form", in: CredentialInput{URL: "ws://[0:0:0:0:0:0:0:1]:7777", LocalToken: localTok, LocalAddress: "ws://[::1]:7777/v1/ws"}, token: localTok, source: SourceLocalHost},
 		{name: "local: address but no token file", in: CredentialInput{URL: "127.0.0.1:7777", LocalAddress: local}, hint: "no token was sent to ws://127.0.0.1:7777"},
 		{name: "nothing at all", in: CredentialInput{URL: "127.0.0.1:7777"}, hint: "--token-file FILE"},
+		{name: "?token= in the URL", in: CredentialInput{URL: "ws://127.0.0.1:7777/v1/ws?token=tok-url"}, source: SourceURL},
+		{name: "empty ?token= is none", in: CredentialInput{URL: "ws://127.0.0.1:7777/v1/ws?token="}, hint: "no token was sent"},
 
 		// Explicit tokens are the user's choice and go to the URL given.
 		{name: "--token to any loopback URL", in: withLocal(CredentialInput{URL: "127.0.0.1:19999", Token: flagTok}), token: flagTok, source: SourceFlag},

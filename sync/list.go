@@ -192,19 +192,24 @@ func oneShot(ctx context.Context, opts Options, do func(callFunc) error) error {
 }
 
 // ConnectError is a failure to connect: Refused is true for a persistent
-// refusal (Status 401/403/404), false for an unreachable host.
+// refusal (Status 401/403/404, or an *UnprovenHostError in Err), false for
+// an unreachable host.
 type ConnectError struct {
 	Refused bool
 	Status  int
 	Msg     string
+	// Err is the typed cause, if any (an *UnprovenHostError).
+	Err error
 }
 
 func (e *ConnectError) Error() string { return e.Msg }
 
+func (e *ConnectError) Unwrap() error { return e.Err }
+
 func asConnectError(err error) error {
 	var ce *linkError
 	if errors.As(err, &ce) {
-		return &ConnectError{Refused: ce.Persistent, Status: ce.Status, Msg: ce.Msg}
+		return &ConnectError{Refused: ce.Persistent, Status: ce.Status, Msg: ce.Msg, Err: ce.Err}
 	}
 	return err
 }

@@ -47,7 +47,11 @@ type linkError struct {
 	Status int
 	// Reason is the Freshness.Reason it maps to.
 	Reason string
+	// Err is the typed cause, if any (an *UnprovenHostError).
+	Err error
 }
+
+func (e *linkError) Unwrap() error { return e.Err }
 
 func (e *linkError) reason() string {
 	if e.Reason != "" {
@@ -86,6 +90,11 @@ func dialWS(ctx context.Context, cred Credential, tlsConf *tls.Config, silence t
 		NetDialContext:   (&net.Dialer{Timeout: dialTimeout}).DialContext,
 		Proxy:            http.ProxyFromEnvironment,
 	}
+	if cred.Source == SourceLocalHost {
+		if err := requireProof(&d, cred, tlsConf); err != nil {
+			return nil, &linkError{Persistent: true, Msg: fmt.Sprintf("bad host URL %s: %v", redactURL(cred.URL), err)}
+		}
+	}
 	h := http.Header{}
 	if cred.Token != "" {
 		h.Set("Authorization", "Bearer "+string(cred.Token))
@@ -120,6 +129,12 @@ func dialWS(ctx context.Context, cred Credential, tlsConf *tls.Config, silence t
 
 func classifyDialError(cred Credential, resp *http.Response, err error) error {
 	url := redactURL(cred.URL)
+	if u, ok := asUnproven(err); ok {
+		if u.unreachable {
+			return &linkError{Reason: ReasonUnreachable, Msg: u.Error(), Err: u}
+		}
+		return &linkError{Persistent: true, Reason: ReasonUnproven, Msg: u.Error(), Err: u}
+	}
 	if resp != nil {
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
@@ -137,7 +152,7 @@ func classifyDialError(cred Credential, resp *http.Response, err error) error {
 // unauthorizedMsg explains a 401: which token was refused, or that none
 // was sent and how to supply one. It never contains the token.
 func unauthorizedMsg(cred Credential) string {
-	if cred.Token == "" {
+	if cred.Token == "" && cred.Source == SourceNone {
 		hint := cred.Hint
 		if hint == "" {
 			hint = "no token was sent: pass --token-file FILE or --token, set LOOKOUT_TOKEN, or run \"lookout auth login URL\""

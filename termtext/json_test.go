@@ -15,6 +15,8 @@ func TestJSON(t *testing.T) {
 		{"whitespace between tokens", "{\n\t\"a\": 1\r\n}", "{\n\t\"a\": 1\r\n}"},
 		{"raw C0 in a string", "[\"a\rb\x1bc\"]", `["a\u000db\u001bc"]`},
 		{"escaped quote", "[\"a\\\"\x1b\"]", `["a\"\u001b"]`},
+		{"raw bidi controls in a string", "[\"a\u202eb\u2066c\u200fd\u061ce\"]", `["a\u202eb\u2066c\u200fd\u061ce"]`},
+		{"Hebrew kept", `["שלום"]`, `["שלום"]`},
 		{"escaped backslash ends before the quote", "[\"a\\\\\", \"\x1b\"]", `["a\\", "\u001b"]`},
 	}
 	for _, c := range cases {

@@ -12,8 +12,10 @@ const tabStop = 4
 // (7-bit and C1) are removed with their parameters and bodies, CRLF
 // becomes LF, a bare CR keeps only what was written after it on its line
 // (the last state of a progress bar), tabs expand to the next multiple of
-// four columns, every other control character (C0, DEL, C1) is dropped,
-// and invalid UTF-8 becomes U+FFFD. Text that needs none of this is
+// four columns, every other control character (C0, DEL, C1) and every
+// bidirectional control (isBidiControl: they could show text in another
+// order than it is stored) is dropped, and invalid UTF-8 becomes U+FFFD.
+// Right-to-left letters are kept. Text that needs none of this is
 // returned as it is, without allocating.
 func Text(s string) string {
 	if isClean(s) {
@@ -76,8 +78,8 @@ func clean(s string, oneLine bool) string {
 		case r == utf8.RuneError && size == 1:
 			b = utf8.AppendRune(b, utf8.RuneError)
 			col++
-		case isControl(r):
-			// other control characters are dropped
+		case isControl(r) || isBidiControl(r):
+			// other control characters and bidi controls are dropped
 		default:
 			b = append(b, s[i-size:i]...)
 			col++ // an approximation for wide runes; only tab stops use it
@@ -90,7 +92,8 @@ func clean(s string, oneLine bool) string {
 func isControl(r rune) bool { return r < 0x20 || r >= 0x7f && r < 0xa0 }
 
 // isClean reports whether s holds no control character except LF (C0,
-// DEL or C1) and no invalid UTF-8, so that Text returns it unchanged.
+// DEL or C1), no bidi control and no invalid UTF-8, so that Text returns
+// it unchanged.
 func isClean(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -102,7 +105,7 @@ func isClean(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r < 0xa0 {
+		if r == utf8.RuneError && size == 1 || r < 0xa0 || isBidiControl(r) {
 			return false
 		}
 		i += size

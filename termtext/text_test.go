@@ -58,6 +58,16 @@ func TestText(t *testing.T) {
 		{"C1 APC PM SOS", "a\u009fx\u009cb\u009ey\u009cc\u0098z\u009cd", "abcd"},
 		{"8-bit CSI byte", "a\x9b2Jb", "a\ufffd2Jb"},
 		{"truncated rune before an escape", "a\xc2\x1b]0;t\x07b", "a\ufffdb"},
+		{"bidi override hides an extension", "invoice\u202egnp.exe", "invoicegnp.exe"},
+		{"bidi embeddings", "a\u202ab\u202bc\u202cd\u202de", "abcde"},
+		{"bidi isolates", "x\u2066y\u2067z\u2068w\u2069", "xyzw"},
+		{"bidi marks", "1\u200e2\u200f3\u061c4", "1234"},
+		{"bidi controls across lines", "\u202eone\ntwo\u2069", "one\ntwo"},
+		{"Hebrew kept", "שלום עולם", "שלום עולם"},
+		{"Arabic kept", "مرحبا بالعالم", "مرحبا بالعالم"},
+		{"Hebrew with its override dropped", "\u202eשלום\u202c abc", "שלום abc"},
+		{"mixed scripts kept", "file קובץ.txt ملف", "file קובץ.txt ملف"},
+		{"other format characters kept", "zero\u200bwidth\u200djoin", "zero\u200bwidth\u200djoin"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -78,6 +88,10 @@ func TestLine(t *testing.T) {
 		{"OSC 52 in a title", "title\x07\x1b]52;c;aGk=\x07", "title"},
 		{"C1 OSC title", "t\u009d0;x\u009c!", "t!"},
 		{"controls", "a\x00\x01\x7f\u0085b", "ab"},
+		{"bidi override in a title", "report\u202efdp.sh", "reportfdp.sh"},
+		{"bidi isolate and marks", "\u2067t\u200fi\u200etle\u2069", "title"},
+		{"bidi with a line break", "a\u202e\nb", "a b"},
+		{"Hebrew title kept", "כותרת\nשנייה", "כותרת שנייה"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

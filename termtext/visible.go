@@ -15,7 +15,8 @@ import (
 //     code, and U+2421). LF stays a line break.
 //   - C1 controls (U+0080-U+009F, which have no pictures) and the Unicode
 //     bidirectional controls that reorder text (U+202A-U+202E,
-//     U+2066-U+2069) show as <U+009B>.
+//     U+2066-U+2069, U+200E, U+200F, U+061C; see isBidiControl) show as
+//     <U+009B>.
 //   - Each byte of invalid UTF-8 shows as <0xFF>.
 //
 // An escape sequence therefore shows as text: ESC [2J is ␛[2J, an OSC 52
@@ -58,13 +59,6 @@ func visible(s string, oneLine bool) string {
 		i += size
 	}
 	return b.String()
-}
-
-// isBidiControl reports whether r is one of the Unicode bidirectional
-// embedding, override or isolate controls, which can make text display in
-// another order than it is stored (and run).
-func isBidiControl(r rune) bool {
-	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
 // isVisibleClean reports whether visible would return s unchanged.

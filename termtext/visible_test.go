@@ -26,6 +26,8 @@ func TestVisible(t *testing.T) {
 		{"C1 first and last", "\u0080\u009f", "<U+0080><U+009F>"},
 		{"bidi override", "ls \u202egnp.exe", "ls <U+202E>gnp.exe"},
 		{"bidi isolates", "\u2066a\u2069", "<U+2066>a<U+2069>"},
+		{"bidi marks", "a\u200eb\u200fc\u061cd", "a<U+200E>b<U+200F>c<U+061C>d"},
+		{"Hebrew kept", "echo שלום", "echo שלום"},
 		{"invalid UTF-8", "a\xff\x9bb", "a<0xFF><0x9B>b"},
 		{"wide runes kept", "漢字 🚀", "漢字 🚀"},
 		{"U+00A0 and up kept", "\u00a0é", "\u00a0é"},

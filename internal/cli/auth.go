@@ -242,7 +242,7 @@ func newAuthStatusCmd() *cobra.Command {
 				case aerr != nil:
 					fmt.Fprintln(out, "  token file present; no running host recorded its address, so it is sent nowhere")
 				default:
-					fmt.Fprintf(out, "  token file present; sent only to %s\n", addr)
+					fmt.Fprintf(out, "  token file present; sent only to %s, once the process there proves it is this host\n", addr)
 				}
 			}
 			if os.Getenv("LOOKOUT_TOKEN") != "" {

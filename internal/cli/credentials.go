@@ -40,8 +40,10 @@ user's own choice, sent to the URL given. Without one, the hosts file's
 token for the URL's scheme, host and port ("lookout auth login URL" stores
 one); else the token file of the host running on this machine (<data>/token,
 see --data), but only when URL is the address that host recorded in
-<data>/address (localhost, 127.0.0.1 and [::1] are different addresses).
-Otherwise no token is sent.
+<data>/address (localhost, 127.0.0.1 and [::1] are different addresses),
+and only after the process there proved it is that host (a stale address
+file left by a killed host gets nothing: exit 3). Otherwise no token is
+sent.
 
 Plain ws:// (or http://) to a host that is not loopback is refused before
 dialling (exit 2) unless --insecure-plaintext; use wss:// instead.`

@@ -5,7 +5,7 @@ const (
 	exitOK          = 0
 	exitFailure     = 1 // anything not listed below
 	exitUsage       = 2 // bad arguments or flags
-	exitAuth        = 3 // the host refused the token (401) or the origin (403)
+	exitAuth        = 3 // the host refused the token (401) or the origin (403), or the local host's address holds no host that proves it is one
 	exitNoSession   = 4 // the host does not know the session (or has none)
 	exitUnreachable = 5 // cannot connect, connection lost for good, or gave up sending
 	exitTurnFailed  = 6 // the prompt was rejected, unqueued, or its turn failed or was stopped

@@ -67,7 +67,7 @@ func followExit(e *sync.FollowEnded) error {
 func freshnessErr(f sync.Freshness) error {
 	code := exitFailure
 	switch f.Reason {
-	case sync.ReasonAuth:
+	case sync.ReasonAuth, sync.ReasonUnproven:
 		code = exitAuth
 	case sync.ReasonNoSession:
 		code = exitNoSession

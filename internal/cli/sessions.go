@@ -51,8 +51,9 @@ func classifyListErr(err error) error {
 		return usageErr(err)
 	}
 	var ce *sync.ConnectError
+	var up *sync.UnprovenHostError
 	if errors.As(err, &ce) {
-		if ce.Refused && (ce.Status == 401 || ce.Status == 403) {
+		if ce.Refused && (ce.Status == 401 || ce.Status == 403 || errors.As(err, &up)) {
 			return &exitError{code: exitAuth, err: err}
 		}
 		return &exitError{code: exitUnreachable, err: err}

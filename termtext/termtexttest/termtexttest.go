@@ -32,7 +32,8 @@ type Case struct {
 // (NEL, CSI, OSC, DCS, ST, ...), 7-bit CSI (erase screen, colour, cursor
 // movement), OSC 0 and 2 (window title), OSC 8 (hyperlink) and OSC 52
 // (clipboard) terminated by BEL and by ST, DCS, APC, PM, SOS, other
-// escapes (charset, reset), unterminated strings and invalid UTF-8.
+// escapes (charset, reset), unterminated strings, invalid UTF-8 and the
+// bidi controls (overrides, embeddings, isolates, marks).
 func Cases() []Case {
 	return []Case{
 		{Name: "C0 BEL", In: "ring\x07" + Marker},
@@ -72,6 +73,10 @@ func Cases() []Case {
 		{Name: "invalid UTF-8", In: "bad \xff\xfe " + Marker},
 		{Name: "8-bit CSI byte", In: "\x9b2J\x9d0;t\x07" + Marker},
 		{Name: "truncated rune before OSC", In: "\xc2\x1b]0;" + Marker + "\x07"},
+		{Name: "bidi override", In: "ls \u202e" + Marker + "gnp.exe"},
+		{Name: "bidi embeddings", In: "\u202a\u202b" + Marker + "\u202c\u202d"},
+		{Name: "bidi isolates", In: "\u2066\u2067" + Marker + "\u2068\u2069"},
+		{Name: "bidi marks", In: "a\u200e" + Marker + "\u200f\u061c"},
 		{Name: "mixed", In: "\x1b]0;" + Marker + "\x07\x1b[31m\u009b1;1H\r\n\t" + Marker + "\x1b]52;c;UFdO\x1b\\\x00\x7f"},
 	}
 }
@@ -87,7 +92,8 @@ func c1All() string {
 
 // CheckPlain returns an error naming the first thing in out that must not
 // reach a terminal raw: invalid UTF-8, ESC, BEL or any other C0 control
-// but LF (TAB and CR included), DEL, or a C1 control.
+// but LF (TAB and CR included), DEL, a C1 control, or a bidi control
+// (which could show text in another order than it is stored).
 func CheckPlain(out string) error { return check(out, false, true) }
 
 // CheckLine is CheckPlain for one line (a window title): LF is refused
@@ -125,6 +131,8 @@ func check(out string, styled, lf bool) error {
 		case r == '\n' && lf:
 		case r < 0x20 || r >= 0x7f && r < 0xa0:
 			return fmt.Errorf("control character %U at %d: %q", r, i, context(out, i))
+		case isBidi(r):
+			return fmt.Errorf("bidi control %U at %d: %q", r, i, context(out, i))
 		}
 		i += size
 	}
@@ -163,4 +171,12 @@ func ownSequence(s string) int {
 func context(s string, i int) string {
 	lo, hi := max(0, i-24), min(len(s), i+24)
 	return s[lo:hi]
+}
+
+// isBidi reports whether r is a bidi control: U+202A-U+202E,
+// U+2066-U+2069, LRM, RLM or ALM (termtext's list, kept apart so the
+// checks do not trust the code they check).
+func isBidi(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 ||
+		r == 0x200e || r == 0x200f || r == 0x061c
 }
