@@ -76,11 +76,19 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 			}
 			var cid, turnID string
 			var result string
+			var waited sendWait
 			err := follow(cmd.Context(), o, cmd.ErrOrStderr(), nil, func(s sync.Picture, c *sync.Client) (bool, error) {
 				if cid == "" {
 					cid = c.Submit(text)
+					waited = sendWait{fresh: sync.Live}
 					return false, nil
 				}
+				// Never wait in silence: say what the prompt waits for.
+				now := sendWaitOf(s, cid)
+				if line := sendWaitNotice(waited, now); line != "" {
+					fmt.Fprintln(cmd.ErrOrStderr(), line)
+				}
+				waited = now
 				if s.View != nil {
 					for _, a := range s.View.Approvals {
 						if seenApproval[a.ApprovalID] {
