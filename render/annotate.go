@@ -16,13 +16,17 @@ const (
 	noteCutTail         = ": the host sent more than the protocol allows"
 )
 
-// annotationTexts are the notes for an item this client cut at its bound
+// annotationTexts are the notes for an item the host cut (its
+// "truncated" fields), for one this client cut at its bound
 // (model.ItemCut: which fields, at what size), then for an item that ended
 // abnormally: open when its ephemeral host was lost (TerminalUnknown), or
 // terminated by a durable host's restart (endedBy hostDeath). nil for an
 // item held whole that ended normally.
 func annotationTexts(it *model.Item) []string {
 	var notes []string
+	for _, f := range hostCutFields(it) {
+		notes = append(notes, "⚠ "+f+" truncated by host")
+	}
 	if c := it.Cut; c != nil {
 		if len(c.Fields) > 0 {
 			notes = append(notes, "⚠ "+cutNote(c.Fields, c.FieldBound))
@@ -39,6 +43,24 @@ func annotationTexts(it *model.Item) []string {
 	}
 	return notes
 }
+
+// hostCutFields names the fields the host cut at its field bound (the
+// item's "truncated" member), each one clean line; "content" for an item
+// the host marked truncated whole.
+func hostCutFields(it *model.Item) []string {
+	var out []string
+	for _, f := range it.TruncatedFields() {
+		if f == "*" {
+			f = "content"
+		}
+		out = append(out, termtext.Line(f))
+	}
+	return out
+}
+
+// hostCutTail is what the plain text and the export add to a field the
+// host cut: where the text stops, nothing more of it exists in Lookout.
+const hostCutTail = ": the host kept only its first bytes (its field bound); the rest is not in Lookout"
 
 // cutNote says what this client cut: "text cut by Lookout at 1 MiB: ...",
 // or the whole item when fields is nil.

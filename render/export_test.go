@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/themes"
 )
 
 func TestMarkdownExportsAFileChangeAsAPatch(t *testing.T) {
@@ -39,5 +40,31 @@ func TestMarkdownExportsAFileChangeAsAPatch(t *testing.T) {
 	}
 	if strings.ContainsRune(md, 0x1b) {
 		t.Error("an escape reached the export raw")
+	}
+}
+
+// An answer the host cut at its field bound says so where it ends, on
+// screen, in the plain text and in the markdown export (it ended
+// mid-word with no word before).
+func TestHostCutAnswerSaysSoWhereItEnds(t *testing.T) {
+	st := model.NewState("S")
+	item := map[string]any{"itemId": "A", "kind": "agentMessage", "turnId": "T", "revision": 2, "status": "completed",
+		"recordedAt": "2026-11-30T00:00:00Z", "position": 1, "text": "the answer goes on and o", "truncated": []any{"text"}}
+	params, _ := json.Marshal(map[string]any{"sessionId": "S", "viewCursor": "v:S:1", "prevCursor": nil, "item": item})
+	ev, err := model.DecodeNotification(model.MethodItemCompleted, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Apply(ev); err != nil {
+		t.Fatal(err)
+	}
+	it := st.Item("A")
+	md := MarkdownItem(it)
+	if !strings.Contains(md, "and o\n\n[text truncated by host: the host kept only its first bytes") {
+		t.Errorf("the export does not say the answer was cut where it ends:\n%s", md)
+	}
+	screen := strings.Join(New(themes.Dark()).Item(it, 80, ItemOptions{}), "\n")
+	if !strings.Contains(screen, "⚠ text truncated by host") {
+		t.Errorf("the screen does not say the answer was cut:\n%s", screen)
 	}
 }

@@ -71,12 +71,7 @@ func (r *Renderer) fileChange(it *model.Item, cw int, o ItemOptions) []string {
 	if msg := it.ErrorMessage(); msg != "" {
 		add(t.Error, wrapPlain(termtext.Text(msg), bw))
 	}
-	var notes []string
-	for _, f := range it.TruncatedFields() {
-		notes = append(notes, "⚠ "+termtext.Line(f)+" truncated by host")
-	}
-	notes = append(notes, annotationTexts(it)...)
-	for _, n := range notes {
+	for _, n := range annotationTexts(it) {
 		add(t.Warning, wrapPlain(n, bw))
 	}
 	if boxed {

@@ -88,6 +88,9 @@ func plainBody(it *model.Item) string {
 // death, each as "\n\n[note]".
 func plainNotes(it *model.Item) string {
 	var b strings.Builder
+	for _, f := range hostCutFields(it) {
+		b.WriteString("\n\n[" + f + " truncated by host" + hostCutTail + "]")
+	}
 	if c := it.Cut; c != nil {
 		if len(c.Fields) > 0 {
 			b.WriteString("\n\n[" + cutNote(c.Fields, c.FieldBound) + "]")

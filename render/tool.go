@@ -138,15 +138,7 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 
 	// Notes: host-truncated fields and abnormal ends, the last one on the
 	// card's closing line.
-	var notes []string
-	for _, f := range it.TruncatedFields() {
-		what := f
-		if f == "*" {
-			what = "content"
-		}
-		notes = append(notes, "⚠ "+termtext.Line(what)+" truncated by host")
-	}
-	notes = append(notes, annotationTexts(it)...)
+	notes := annotationTexts(it)
 	if !boxed {
 		for _, n := range notes {
 			lines = append(lines, styleLines(t.Warning, wrapPlain(n, cw))...)
