@@ -15,6 +15,7 @@ import (
 func (h *Host) publishDirectory(f *fleetJournal) {
 	defer f.done.Done()
 	published := map[string]directoryFields{}
+	versions := map[string]directoryVersion{}
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
@@ -27,16 +28,38 @@ func (h *Host) publishDirectory(f *fleetJournal) {
 			if s.replica || s.isRetired() || !f.holds(s.id) {
 				continue
 			}
+			v := s.directoryVersion()
+			if old, seen := versions[s.id]; seen && old == v {
+				continue // nothing emitted since: the entry is current
+			}
 			d := s.directoryFields()
-			if published[s.id] == d {
-				continue
+			if published[s.id] != d {
+				if err := f.m.Publish(f.ctx, s.id, d.state, d.sum); err != nil {
+					continue // asked again at the next look
+				}
+				published[s.id] = d
 			}
-			if err := f.m.Publish(f.ctx, s.id, d.state, d.sum); err != nil {
-				continue // asked again at the next look
-			}
-			published[s.id] = d
+			versions[s.id] = v
 		}
 	}
+}
+
+// directoryVersion changes whenever a session's list fields may have:
+// an event emitted (title, head, activity), a turn queued or started. It
+// is read without building the entry, so a host at rest looks at its
+// sessions for a few nanoseconds each.
+type directoryVersion struct {
+	seq, queued int64
+	active      bool
+}
+
+func (s *session) directoryVersion() directoryVersion {
+	if !s.loaded.Load() {
+		return directoryVersion{seq: s.stub.Load().Head, queued: -1}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return directoryVersion{seq: s.seq, queued: int64(len(s.queue)), active: s.active != nil}
 }
 
 // directoryFields are the list fields a writer publishes of a session.

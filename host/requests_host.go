@@ -73,8 +73,12 @@ func (c *conn) listSessions(params json.RawMessage) (any, *rpcError) {
 		}
 		limit = min(*p.Limit, MaxPageLimit)
 	}
-	if err := c.h.syncFleetSessions(); err != nil {
-		return nil, errJournalUnavailable(err)
+	if p.Cursor == nil || *p.Cursor == "" {
+		// A listing is of the fleet as its first page found it: the
+		// directory is read once, not once a page.
+		if err := c.h.syncFleetSessions(); err != nil {
+			return nil, errJournalUnavailable(err)
+		}
 	}
 	after := ""
 	if p.Cursor != nil && *p.Cursor != "" {
