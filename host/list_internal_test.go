@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -72,5 +73,31 @@ func TestRejectionMemoryKeepsTheNewest(t *testing.T) {
 	}
 	if r, ok := m.get("e"); !ok || r != "emptyText" {
 		t.Fatalf("get(e) = %q %v", r, ok)
+	}
+}
+
+// A session whose agent reports a cost lists it (costUsd), for `lookout
+// sessions` and the picker; one without lists none.
+func TestListEntryCarriesTheCost(t *testing.T) {
+	h, err := Start(context.Background(), Options{Addr: "127.0.0.1:0", DataDir: t.TempDir(), DemoSession: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	s, err := h.createSession("costly")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.summary()["costUsd"]; ok {
+		t.Fatal("a session without a reported cost lists one")
+	}
+	if err := (Session{s: s}).SetState(map[string]any{"costUsd": 0.42}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.summary()["costUsd"]; got != 0.42 {
+		t.Fatalf("costUsd = %v, want 0.42", got)
 	}
 }

@@ -156,6 +156,10 @@ func (s *session) summaryLocked() map[string]any {
 	}
 	e := map[string]any{"sessionId": s.id, "title": title, "status": status, "updatedAt": updated,
 		"epoch": s.epoch, "head": model.FormatCursor(s.id, s.headLocked()), "queuedTurns": queued}
+	var cost float64
+	if raw := s.state.Value("costUsd"); raw != nil && json.Unmarshal(raw, &cost) == nil && cost >= 0 {
+		e["costUsd"] = cost // the agent's own total, where it reports one
+	}
 	if f := s.h.fleet(); f != nil {
 		e["host"] = f.m.HostID()
 		if s.replica {

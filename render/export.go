@@ -20,7 +20,7 @@ import (
 // Visible (what was approved, whole), an unknown item's JSON with JSON.
 func MarkdownTranscript(v *model.View) string {
 	var b strings.Builder
-	b.WriteString(MarkdownHead(v.SessionID, v.Values["title"]))
+	b.WriteString(MarkdownHead(v.SessionID, v.Values["title"], v.Values["costUsd"]))
 	for _, it := range v.Items {
 		b.WriteString(MarkdownItem(it))
 	}
@@ -29,8 +29,9 @@ func MarkdownTranscript(v *model.View) string {
 }
 
 // MarkdownHead is the transcript's title line: the session's title (its
-// "title" state value, a JSON string), else "Session <id>".
-func MarkdownHead(sessionID string, title json.RawMessage) string {
+// "title" state value, a JSON string), else "Session <id>"; and, when the
+// agent reports one ("costUsd"), the session's cost so far.
+func MarkdownHead(sessionID string, title, cost json.RawMessage) string {
 	t := ""
 	if title != nil {
 		_ = json.Unmarshal(title, &t)
@@ -38,7 +39,11 @@ func MarkdownHead(sessionID string, title json.RawMessage) string {
 	if t = termtext.Line(t); t == "" {
 		t = "Session " + termtext.Line(sessionID)
 	}
-	return "# " + t + "\n"
+	head := "# " + t + "\n"
+	if c := CostText(cost); c != "" {
+		head += "\n_Cost: " + c + " (as the agent reports it)_\n"
+	}
+	return head
 }
 
 // MarkdownTail is what follows the items: the turn still running and the

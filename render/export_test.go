@@ -68,3 +68,14 @@ func TestHostCutAnswerSaysSoWhereItEnds(t *testing.T) {
 		t.Errorf("the screen does not say the answer was cut:\n%s", screen)
 	}
 }
+
+// The export's head says what the session cost, where the agent says.
+func TestMarkdownHeadCarriesTheCost(t *testing.T) {
+	got := MarkdownHead("S", json.RawMessage(`"Fix the test"`), json.RawMessage(`1.234`))
+	if got != "# Fix the test\n\n_Cost: $1.23 (as the agent reports it)_\n" {
+		t.Fatalf("head %q", got)
+	}
+	if got := MarkdownHead("S", nil, nil); got != "# Session S\n" {
+		t.Fatalf("head without a cost %q", got)
+	}
+}

@@ -18,6 +18,9 @@ type SessionInfo struct {
 	// Host is the fleet host that runs the session (docs/fleet.md); ""
 	// from a host outside a fleet.
 	Host string `json:"host,omitempty"`
+	// CostUSD is the session's cost as its agent reports it (absent where
+	// the agent reports none).
+	CostUSD json.RawMessage `json:"costUsd,omitempty"`
 }
 
 // pickSession chooses the session a client without a SessionID follows:

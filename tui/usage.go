@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/render"
 	"github.com/lookout-sh/lookout/termtext"
 )
 
 // sessionUsage is the status bar's note on the model and its use, from the
 // session values an agent's host reports (docs/protocol.md: "model" and
-// "usage"): "gpt-5 · 12.4k tokens · context 31%". "" when the host
-// reports neither.
+// "usage", "costUsd"): "gpt-5 · 12.4k tokens · context 31% · $0.42". ""
+// when the host reports none of them.
 func sessionUsage(v *model.View) string {
 	if v == nil {
 		return ""
@@ -33,6 +34,9 @@ func sessionUsage(v *model.View) string {
 			pct := min(100, max(0, *u.ContextTokens*100 / *u.ContextWindow))
 			parts = append(parts, fmt.Sprintf("context %.0f%%", pct))
 		}
+	}
+	if c := render.CostText(v.Values["costUsd"]); c != "" {
+		parts = append(parts, c)
 	}
 	out := ""
 	for i, p := range parts {

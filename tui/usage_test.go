@@ -23,6 +23,9 @@ func TestSessionUsage(t *testing.T) {
 		{"no window, no percentage", map[string]string{"usage": `{"contextTokens":5}`}, ""},
 		{"a hostile model name is one clean line", map[string]string{"model": "\"evil\\u001b]0;x\\u0007\\nname\""}, "evil name"},
 		{"malformed usage is ignored", map[string]string{"model": `"m"`, "usage": `"lots"`}, "m"},
+		{"cost", map[string]string{"model": `"claude"`, "usage": `{"totalTokens":1600}`, "costUsd": `0.0421`}, "claude · 1.6k tokens · $0.04"},
+		{"cost alone", map[string]string{"costUsd": `1.5`}, "$1.50"},
+		{"malformed cost is ignored", map[string]string{"model": `"m"`, "costUsd": `"a lot"`}, "m"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

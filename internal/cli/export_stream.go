@@ -231,7 +231,7 @@ func (x *exportStream) finish(w io.Writer) error {
 	if asJSON {
 		write(x.st.AppendCanonicalHead(nil))
 	} else {
-		write([]byte(render.MarkdownHead(x.st.SessionID, x.st.Value("title"))))
+		write([]byte(render.MarkdownHead(x.st.SessionID, x.st.Value("title"), x.st.Value("costUsd"))))
 	}
 	first := true
 	var scratch []byte

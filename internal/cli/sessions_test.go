@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +94,22 @@ func TestSessionsTableAlignsByCells(t *testing.T) {
 		"a        待機中  just now         wide status\n" +
 		"bbbb     idle    yesterday 09:12  line break\n" +
 		"c                —\n"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// An agent that reports a cost gets the table a COST column; a session
+// without one leaves its cell empty.
+func TestSessionsTableShowsTheCost(t *testing.T) {
+	now := time.Date(2026, 3, 11, 14, 30, 0, 0, time.UTC)
+	got := sessionsTable([]lsync.SessionInfo{
+		{SessionID: "a", Status: "idle", UpdatedAt: "2026-03-11T14:29:30Z", Title: "claude", CostUSD: json.RawMessage(`0.4213`)},
+		{SessionID: "bb", Status: "idle", UpdatedAt: "2026-03-11T14:29:30Z", Title: "codex"},
+	}, now)
+	want := "SESSION  STATUS  UPDATED   COST   TITLE\n" +
+		"a        idle    just now  $0.42  claude\n" +
+		"bb       idle    just now         codex\n"
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
