@@ -72,6 +72,15 @@ func benchFleetAtRest(b *testing.B, n int) {
 	time.Sleep(20 * time.Second) // a few heartbeats and sweeps
 	b.ReportMetric(float64(writtenBy(b, urls, "scale", "B")), "sessions-taken-by-B")
 
+	// B's first list of the whole fleet, paged as lookout sessions does.
+	rssBefore := rssMiB(b, h.cmd.Process.Pid)
+	listStart := time.Now()
+	if got := listAll(b, h); got != n {
+		b.Fatalf("B lists %d sessions, want %d", got, n)
+	}
+	b.ReportMetric(time.Since(listStart).Seconds(), "s-first-list-on-B")
+	b.ReportMetric(rssMiB(b, h.cmd.Process.Pid)-rssBefore, "MiB-rss-growth-B-after-list")
+
 	procs := map[string]int{"hostA": a.cmd.Process.Pid, "hostB": h.cmd.Process.Pid}
 	for i, nd := range nodes {
 		procs[fmt.Sprintf("nats%d", i+1)] = nd.Pid()
@@ -129,4 +138,49 @@ func cpuSeconds(tb testing.TB, pid int) float64 {
 	ut, _ := strconv.ParseFloat(f[11], 64)
 	st, _ := strconv.ParseFloat(f[12], 64)
 	return (ut + st) / 100 // USER_HZ
+}
+
+// listAll pages session/list through p and counts the entries.
+func listAll(tb testing.TB, p *fleetProc) int {
+	c, _, err := dialOnce(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer c.Close()
+	count := 0
+	params := map[string]any{"limit": 1000}
+	for {
+		res, rerr, err := c.Call("session/list", params)
+		if err != nil || rerr != nil {
+			tb.Fatalf("session/list: %v %v", err, rerr)
+		}
+		var page struct {
+			Sessions   []json.RawMessage
+			HasMore    bool
+			NextCursor string
+		}
+		if err := json.Unmarshal(res, &page); err != nil {
+			tb.Fatal(err)
+		}
+		count += len(page.Sessions)
+		if !page.HasMore {
+			return count
+		}
+		params["cursor"] = page.NextCursor
+	}
+}
+
+// rssMiB is process pid's resident set.
+func rssMiB(tb testing.TB, pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }
