@@ -121,16 +121,18 @@ func sameIncarnation(v []byte, inc string) bool {
 }
 
 // alive reports whether host's incarnation inc is live: the watched view
-// answers when it says so; a claim the view calls dead is checked with
-// the bucket itself, so a lagging view never takes a live host's session.
+// answers when it saw that incarnation beat within the TTL; otherwise
+// the bucket itself is asked, so a lagging view never takes a live
+// host's session and a view that missed an expiry never keeps a dead
+// host's.
 func (m *Member) alive(ctx context.Context, host, inc string) (bool, error) {
 	if host == m.cfg.HostID {
 		return inc == m.Incarnation(), nil
 	}
 	m.mu.Lock()
-	seen := m.view.live[host]
+	seen := m.seemsLiveLocked(writerRecord{Host: host, Incarnation: inc})
 	m.mu.Unlock()
-	if seen == inc {
+	if seen {
 		return true, nil
 	}
 	var e jetstream.KeyValueEntry

@@ -14,6 +14,7 @@ import (
 // request at all: only each host's heartbeat, delivered to the others.
 type fleetView struct {
 	live     map[string]string       // host id -> live incarnation
+	seenAt   map[string]time.Time    // host id -> when its last heartbeat was seen
 	writerOf map[string]writerRecord // session key -> its lease's holder
 	sids     map[string]string       // session key -> session id
 	ready    bool                    // both watches delivered their initial values
@@ -22,8 +23,9 @@ type fleetView struct {
 // Watchers are told what the watches see; each is called on the watch's
 // goroutine and must not block.
 type Watchers struct {
-	// Free: session sid has no live writer (its host died or released
-	// it): whoever takes it first writes it.
+	// Free: session sid seems to have no live writer (its host's key
+	// expired, it was released, or the host has not beaten for a TTL):
+	// a candidate, whoever Acquires it first writes it.
 	Free func(sid string)
 	// Taken: another host took session sid from this incarnation.
 	Taken func(sid string)
@@ -44,7 +46,7 @@ func (m *Member) Watch(ctx context.Context, w Watchers) error {
 		return err
 	}
 	m.mu.Lock()
-	m.view = fleetView{live: map[string]string{}, writerOf: map[string]writerRecord{}, sids: map[string]string{}}
+	m.view = fleetView{live: map[string]string{}, seenAt: map[string]time.Time{}, writerOf: map[string]writerRecord{}, sids: map[string]string{}}
 	m.mu.Unlock()
 	go m.follow(ctx, hw, ww, w)
 	return nil
@@ -118,8 +120,10 @@ func (m *Member) sawHost(e jetstream.KeyValueEntry) []string {
 			return nil
 		}
 		m.view.live[host] = r.Incarnation
+		m.view.seenAt[host] = time.Now()
 	default: // expired (a marker) or removed
 		delete(m.view.live, host)
+		delete(m.view.seenAt, host)
 	}
 	if before == "" || before == m.view.live[host] || !m.view.ready {
 		return nil
@@ -161,7 +165,7 @@ func (m *Member) sawWriter(e jetstream.KeyValueEntry) (free, taken []string) {
 	if had && mine(before) && !mine(rec) {
 		taken = []string{sid}
 	}
-	if m.view.ready && !mine(rec) && m.view.live[rec.Host] != rec.Incarnation {
+	if m.view.ready && !mine(rec) && !m.seemsLiveLocked(rec) {
 		free = append(free, sid)
 	}
 	return free, taken
@@ -176,9 +180,18 @@ func (m *Member) unwritten() []string {
 		if rec.Host == m.cfg.HostID && rec.Incarnation == m.inc {
 			continue
 		}
-		if m.view.live[rec.Host] != rec.Incarnation {
+		if !m.seemsLiveLocked(rec) {
 			free = append(free, m.view.sids[k])
 		}
 	}
 	return free
+}
+
+// seemsLiveLocked reports whether the view saw rec's incarnation beat
+// within the TTL. A host the view has not heard for longer is suspect
+// even without an expiry marker (a watch that was down may have missed
+// it): Acquire asks the bucket itself before taking its sessions. The
+// caller holds m.mu.
+func (m *Member) seemsLiveLocked(rec writerRecord) bool {
+	return m.view.live[rec.Host] == rec.Incarnation && time.Since(m.view.seenAt[rec.Host]) <= m.cfg.LeaseTTL
 }
