@@ -71,13 +71,15 @@ func fakeClaude(mode string, args []string) int {
 		emit(map[string]any{"type": "assistant", "message": map[string]any{"id": msgID, "model": "fake-model", "content": []any{map[string]any{"type": "text", "text": s}}}})
 		emit(map[string]any{"type": "stream_event", "event": map[string]any{"type": "content_block_stop", "index": 0}})
 	}
+	turn := 0
+	// A result counts this process's use so far, as Claude Code's does: a
+	// resumed process starts again from nothing.
 	result := func(s string) {
 		emit(map[string]any{"type": "result", "subtype": "success", "is_error": false, "result": s, "session_id": session,
-			"total_cost_usd": 0.5, "modelUsage": map[string]any{"fake-model": map[string]any{"inputTokens": 3, "outputTokens": 1, "contextWindow": 1000}}})
+			"total_cost_usd": 0.5 * float64(turn), "modelUsage": map[string]any{"fake-model": map[string]any{"inputTokens": 3 * turn, "outputTokens": turn, "contextWindow": 1000}}})
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<20)
-	turn := 0
 	for in.Scan() {
 		var m struct {
 			Type      string `json:"type"`
@@ -163,9 +165,45 @@ func TestMalformedOutputIsAWarningNotAWedge(t *testing.T) {
 	}
 	next, _ := r.Turn("again")
 	agenttest.WantCompleted(t, next)
-	if r.StateString("model") != "fake-model" || string(r.State.Value("costUsd")) != "0.5" {
+	if r.StateString("model") != "fake-model" || string(r.State.Value("costUsd")) != "1" {
 		t.Errorf("state: %s", r.State.Encode())
 	}
+}
+
+// Usage and cost are the session's: a Claude Code process killed (or
+// resumed) counts from nothing again, and the session's totals must not
+// drop with it (1.6k tokens became 132).
+func TestUsageOutlivesAClaudeCodeProcess(t *testing.T) {
+	r := fakeRig(t, "serve")
+	for _, p := range []string{"one", "two"} {
+		done, _ := r.Turn(p)
+		agenttest.WantCompleted(t, done)
+	}
+	before := usageTotal(t, r)
+	if before != 8 || string(r.State.Value("costUsd")) != "1" {
+		t.Fatalf("after two turns: %d tokens, cost %s; want 8 and 1", before, r.State.Value("costUsd"))
+	}
+	died, _ := r.Turn("die")
+	if died.Status == model.StatusCompleted {
+		t.Fatalf("the dying turn completed")
+	}
+	done, _ := r.Turn("three")
+	agenttest.WantCompleted(t, done)
+	if after := usageTotal(t, r); after != before+4 {
+		t.Fatalf("after Claude Code restarted: %d tokens, want %d (the session's, not the new process's)", after, before+4)
+	}
+	if cost := string(r.State.Value("costUsd")); cost != "1.5" {
+		t.Fatalf("cost after the restart %s, want 1.5", cost)
+	}
+}
+
+func usageTotal(t *testing.T, r *rig) int64 {
+	t.Helper()
+	var u struct{ TotalTokens int64 }
+	if err := json.Unmarshal(r.State.Value("usage"), &u); err != nil {
+		t.Fatalf("usage %s: %v", r.State.Value("usage"), err)
+	}
+	return u.TotalTokens
 }
 
 func TestQuestionsLookoutCannotAnswerAreRefused(t *testing.T) {

@@ -24,10 +24,15 @@ type session struct {
 
 	mu            sync.Mutex
 	contextTokens int64 // the newest model request's context (input and output)
+
+	// base is what the session's earlier Claude Code processes used: a
+	// process's results count only its own use (a resumed one starts
+	// again from nothing), and the session's totals outlive each process.
+	base usageBase
 }
 
 func newSession(a *Agent, sess host.Session, p *process) *session {
-	s := &session{a: a, sess: sess, p: p}
+	s := &session{a: a, sess: sess, p: p, base: usageBaseOf(sess.Value(stateUsage), sess.Value(stateCost))}
 	go s.dispatch()
 	return s
 }
@@ -190,7 +195,9 @@ type modelUsage struct {
 	CostUSD                  float64 `json:"costUSD"`
 }
 
-// usage records a result's token totals and cost as session state.
+// usage records a result's token totals and cost as session state: the
+// process's own (its result counts what this process used) on top of
+// what the session's earlier processes used.
 func (s *session) usage(m *message) {
 	var r struct {
 		TotalCostUSD *float64              `json:"total_cost_usd"`
@@ -210,6 +217,8 @@ func (s *session) usage(m *message) {
 			window = mu.ContextWindow
 		}
 	}
+	b := s.base
+	in, cached, out, thinking = in+b.input, cached+b.cached, out+b.output, thinking+b.reasoning
 	u := map[string]any{"inputTokens": in, "cachedInputTokens": cached, "outputTokens": out,
 		"reasoningOutputTokens": thinking, "totalTokens": in + out}
 	s.mu.Lock()
@@ -222,7 +231,31 @@ func (s *session) usage(m *message) {
 	}
 	values := map[string]any{stateUsage: u}
 	if r.TotalCostUSD != nil {
-		values[stateCost] = *r.TotalCostUSD
+		values[stateCost] = *r.TotalCostUSD + b.cost
 	}
 	_ = s.sess.SetState(values)
+}
+
+// usageBase is a session's totals as its state held them when a Claude
+// Code process started.
+type usageBase struct {
+	input, cached, output, reasoning int64
+	cost                             float64
+}
+
+func usageBaseOf(usage, cost json.RawMessage) usageBase {
+	var u struct {
+		InputTokens           int64 `json:"inputTokens"`
+		CachedInputTokens     int64 `json:"cachedInputTokens"`
+		OutputTokens          int64 `json:"outputTokens"`
+		ReasoningOutputTokens int64 `json:"reasoningOutputTokens"`
+	}
+	var b usageBase
+	if usage != nil && json.Unmarshal(usage, &u) == nil {
+		b = usageBase{input: u.InputTokens, cached: u.CachedInputTokens, output: u.OutputTokens, reasoning: u.ReasoningOutputTokens}
+	}
+	if cost != nil {
+		_ = json.Unmarshal(cost, &b.cost)
+	}
+	return b
 }
