@@ -283,7 +283,7 @@ func demoTool(ctx context.Context, t *Turn, mode toolMode) error {
 		if err != nil {
 			return err
 		}
-		if d != "approve" {
+		if d != model.DecisionApprove {
 			return t.CompleteItem(id, model.StatusFailed, map[string]any{"error": "the user denied this command"})
 		}
 	}

@@ -251,8 +251,9 @@ func (c *Client) Unqueue(commandID string) {
 // Interrupt asks the host to stop the active turn, if there is one.
 func (c *Client) Interrupt() { c.enqueue(func() { c.loop.interrupt() }) }
 
-// Respond answers an approval request with "approve" or "deny".
-func (c *Client) Respond(approvalID, decision string) {
+// Respond answers an approval request with a decision it offers
+// (model.Decision.IsAnswer: approve, deny or approveForSession).
+func (c *Client) Respond(approvalID string, decision model.Decision) {
 	c.enqueue(func() { c.loop.respond(approvalID, decision) })
 }
 

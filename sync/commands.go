@@ -238,16 +238,16 @@ func (l *loopState) interrupt() {
 	l.call("turn/interrupt", map[string]string{"sessionId": l.sessionID, "turnId": a.TurnID}, l.reportErr("turn/interrupt"))
 }
 
-func (l *loopState) respond(approvalID, decision string) {
-	if decision != "approve" && decision != "deny" {
-		l.addError("approval decision must be approve or deny, not " + decision)
+func (l *loopState) respond(approvalID string, decision model.Decision) {
+	if !decision.IsAnswer() {
+		l.addError("approval decision must be approve, deny or approveForSession, not " + string(decision))
 		return
 	}
 	if !l.ready() {
 		l.addError("not connected: approval answer not sent")
 		return
 	}
-	l.call("approval/respond", map[string]string{"sessionId": l.sessionID, "approvalId": approvalID, "decision": decision},
+	l.call("approval/respond", map[string]string{"sessionId": l.sessionID, "approvalId": approvalID, "decision": string(decision)},
 		l.reportErr("approval/respond"))
 }
 

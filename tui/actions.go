@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -47,14 +46,14 @@ func (m *Model) retry() tea.Cmd {
 }
 
 // respond answers the first waiting approval.
-func (m *Model) respond(decision string) tea.Cmd {
+func (m *Model) respond(decision model.Decision) tea.Cmd {
 	if m.view == nil || len(m.view.Approvals) == 0 {
 		m.setNotice("no tool is waiting for approval", true)
 		return m.expireNotice()
 	}
 	a := m.view.Approvals[0]
 	src := m.src
-	if !offers(a, decision) {
+	if !a.Offers(decision) {
 		m.setNotice("this approval does not offer "+decisionWords[decision], true)
 		return m.expireNotice()
 	}
@@ -143,15 +142,8 @@ func firstLine(s string) string {
 
 // decisionWords and decisionDone name approval decisions for notices.
 var (
-	decisionWords = map[string]string{"approve": "approve", "deny": "deny", "approveForSession": "approval for the session"}
-	decisionDone  = map[string]string{"approve": "approved", "deny": "denied", "approveForSession": "approved for the session"}
+	decisionWords = map[model.Decision]string{model.DecisionApprove: "approve", model.DecisionDeny: "deny",
+		model.DecisionApproveForSession: "approval for the session"}
+	decisionDone = map[model.Decision]string{model.DecisionApprove: "approved", model.DecisionDeny: "denied",
+		model.DecisionApproveForSession: "approved for the session"}
 )
-
-// offers reports whether an approval lets the user decide d. An approval
-// that lists no options offers approve and deny (docs/protocol.md).
-func offers(a model.Approval, d string) bool {
-	if len(a.Options) == 0 {
-		return d == "approve" || d == "deny"
-	}
-	return slices.Contains(a.Options, d)
-}

@@ -48,7 +48,7 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) [
 	}
 	keys := t.StatusKey.Render(km.Global.Approve.Help().Key) + t.Muted.Render(" approve  ")
 	inTranscript := "a/d"
-	if offers(a, "approveForSession") {
+	if a.Offers(model.DecisionApproveForSession) {
 		keys += t.StatusKey.Render(km.Global.ApproveAll.Help().Key) + t.Muted.Render(" approve for the session  ")
 		inTranscript = "a/s/d"
 	}
