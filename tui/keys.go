@@ -135,22 +135,21 @@ func (m *Model) ctrlC() tea.Cmd {
 	m.quitGen++
 	gen := m.quitGen
 	expire := m.after(3*time.Second, func(time.Time) tea.Msg { return quitExpiredMsg{gen} })
-	next := "quits"
-	if !m.comp.empty() && step != ctrlCClear {
-		next = "clears the draft"
-	}
 	switch step {
 	case ctrlCInterrupt:
-		m.setTurnNotice("interrupting · ctrl+c again "+next, m.view.ActiveTurn.TurnID)
+		m.setTurnNotice(ctrlCNotice(step, m.nextCtrlC()), m.view.ActiveTurn.TurnID)
 		return tea.Batch(call(m.src.Interrupt), expire)
 	case ctrlCClear:
 		m.comp.remember(m.comp.value())
 		m.comp.clear()
-		m.setNotice("draft cleared (↑ in the composer brings it back) · ctrl+c again quits", false)
-		return expire
 	}
-	m.setNotice("ctrl+c again quits", false)
+	m.setNotice(ctrlCNotice(step, m.nextCtrlC()), false)
 	return expire
+}
+
+// nextCtrlC is what the next ctrl+c does once armed, on what is left now.
+func (m *Model) nextCtrlC() ctrlCAction {
+	return ctrlCStep(true, m.turnRunning(), !m.comp.empty())
 }
 
 // guarded runs a transcript letter's action through draftGate: with a
