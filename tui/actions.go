@@ -61,7 +61,12 @@ func (m *Model) respond(decision model.Decision) tea.Cmd {
 	if turn == "" && m.turnRunning() {
 		turn = m.view.ActiveTurn.TurnID
 	}
-	m.setTurnNotice(decisionDone[decision]+": "+termtext.VisibleLine(firstLine(a.Summary)), turn)
+	notice := decisionDone[decision] + ": "
+	if m.snap.Freshness.State != sync.Live {
+		// The source keeps the answer and sends it once back: say only that.
+		notice = notSentYet(decision) + " · "
+	}
+	m.setTurnNotice(notice+termtext.VisibleLine(firstLine(a.Summary)), turn)
 	return tea.Batch(func() tea.Msg { src.Respond(a.ApprovalID, decision); return nil }, m.expireNotice())
 }
 
@@ -138,6 +143,22 @@ func firstLine(s string) string {
 		s = string(r[:59]) + "…"
 	}
 	return s
+}
+
+// notSentYet says that an answer waits for the connection.
+func notSentYet(d model.Decision) string {
+	return "not sent yet (offline): " + decisionWords[d] + " goes to the host once it is back"
+}
+
+// owedAnswer is the answer given here to approvalID that the host has not
+// confirmed, if any.
+func owedAnswer(answers []sync.Answer, approvalID string) (sync.Answer, bool) {
+	for _, a := range answers {
+		if a.ApprovalID == approvalID {
+			return a, true
+		}
+	}
+	return sync.Answer{}, false
 }
 
 // decisionWords and decisionDone name approval decisions for notices.

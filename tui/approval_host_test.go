@@ -86,3 +86,48 @@ func TestApprovalKeysReachTheHost(t *testing.T) {
 		})
 	}
 }
+
+// TestOfflineAnswerStaysPendingUntilSent: an approval answered while the
+// host is unreachable is not claimed as done: the notice and the approval
+// bar say it is not sent yet, and it reaches the host once the connection
+// is back (issue 25, 2).
+func TestOfflineAnswerStaysPendingUntilSent(t *testing.T) {
+	agent := askingAgent{decided: make(chan model.Decision, 1)}
+	h := hosttest.Start(t, host.Options{Ephemeral: true, AgentImpl: agent})
+	rc := hosttest.Dial(t, h)
+	var created struct {
+		SessionID string `json:"sessionId"`
+	}
+	rc.MustCall(t, "session/create", map[string]any{"title": "offline"}, &created)
+	rc.Close()
+	p := hosttest.NewProxy(t, h.Addr(), 3)
+	c, _ := runSource(t, sync.Options{URL: p.URL(), Token: h.Token(), SessionID: created.SessionID, CacheDir: "-"})
+	waitSource(t, c, "live", func(p sync.Picture) bool { return p.Freshness.State == sync.Live })
+	d := newDriver(t, 120, 30, Options{Source: c})
+	d.typeText("run a tool")
+	d.keys("enter")
+	paint(t, d, c, "the approval bar", func() bool { return d.lineOf("Approval needed") >= 0 })
+
+	p.Refuse(true)
+	p.KillAll()
+	waitSource(t, c, "offline", func(p sync.Picture) bool { return p.Freshness.State != sync.Live })
+	d.pull()
+	d.keys("alt+s")
+	d.wantScreen("not sent yet (offline): approval for the session goes to the host once it is back")
+	d.noScreen("approved for the session:")
+	paint(t, d, c, "the bar saying the answer waits", func() bool {
+		return d.lineOf("Approval needed") >= 0 && d.lineOf("alt+a approve") < 0
+	})
+
+	p.Refuse(false)
+	c.Retry()
+	select {
+	case got := <-agent.decided:
+		if got != model.DecisionApproveForSession {
+			t.Fatalf("the host resolved %q, want approveForSession", got)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the answer never reached the host; client errors %q", c.Current().Errors)
+	}
+	paint(t, d, c, "the approval gone", func() bool { return d.lineOf("Approval needed") < 0 })
+}
