@@ -54,7 +54,7 @@ func TestEmbeddedDemoSwitchesSessions(t *testing.T) {
 	})
 	tm.keys("C-o")
 	tm.waitText("Sessions on embedded host 127.0.0.1:")
-	tm.keys("n")
+	tm.keys("C-n")
 	tm.waitFor("a new, empty session", func(s string) bool {
 		return strings.Contains(s, "beginning of session") && !strings.Contains(s, "Welcome to Lookout") && strings.Contains(s, "Write a prompt")
 	})

@@ -232,31 +232,20 @@ func (t *Turn) fullEvent(method, itemID, status string, fields map[string]any) e
 	return err
 }
 
-// Approval decisions. DecisionApprove and DecisionDeny are always offered;
-// DecisionApproveForSession is offered by agents that can remember an
-// approval for the rest of the session. DecisionCancelled is the host's
-// (or the agent's) own resolution of an approval nobody answered.
-const (
-	DecisionApprove           = "approve"
-	DecisionDeny              = "deny"
-	DecisionApproveForSession = "approveForSession"
-	DecisionCancelled         = "cancelled"
-)
-
 // ApprovalRequest is what an agent asks the user to decide.
 type ApprovalRequest struct {
 	// ItemID is the open item the approval is about.
 	ItemID string
 	// Summary says, in one line, what would happen ("Run: go test ./...").
 	Summary string
-	// Options are the decisions offered, in order; nil means approve and
-	// deny. Every option must be one of the Decision constants above
-	// except DecisionCancelled.
-	Options []string
+	// Options are the decisions offered, in order; nil means
+	// model.DefaultOptions (approve and deny). Every option must be an
+	// answer (model.Decision.IsAnswer).
+	Options []model.Decision
 }
 
 // RequestApproval asks for approve or deny; see Ask.
-func (t *Turn) RequestApproval(ctx context.Context, itemID, summary string) (string, error) {
+func (t *Turn) RequestApproval(ctx context.Context, itemID, summary string) (model.Decision, error) {
 	return t.Ask(ctx, ApprovalRequest{ItemID: itemID, Summary: summary})
 }
 
@@ -265,13 +254,13 @@ func (t *Turn) RequestApproval(ctx context.Context, itemID, summary string) (str
 // answer while the turn goes on, the agent has withdrawn the question: the
 // approval is resolved "cancelled" at once, so no client keeps offering
 // it. A history turn is approved at once.
-func (t *Turn) Ask(ctx context.Context, req ApprovalRequest) (string, error) {
+func (t *Turn) Ask(ctx context.Context, req ApprovalRequest) (model.Decision, error) {
 	opts := req.Options
 	if len(opts) == 0 {
-		opts = []string{DecisionApprove, DecisionDeny}
+		opts = model.DefaultOptions
 	}
 	for _, o := range opts {
-		if !isOfferableDecision(o) {
+		if !o.IsAnswer() {
 			return "", fmt.Errorf("approval option %q is not a decision the protocol knows", o)
 		}
 	}
@@ -287,10 +276,10 @@ func (t *Turn) Ask(ctx context.Context, req ApprovalRequest) (string, error) {
 		s.mu.Unlock()
 		return "", err
 	}
-	a := &approvalWait{id: id, turnID: t.run.id, options: opts, ch: make(chan string, 1)}
+	a := &approvalWait{id: id, turnID: t.run.id, options: opts, ch: make(chan model.Decision, 1)}
 	s.approvals[id] = a
 	if t.run.history {
-		if err := s.resolveApprovalLocked(id, DecisionApprove); err != nil {
+		if err := s.resolveApprovalLocked(id, model.DecisionApprove); err != nil {
 			s.mu.Unlock()
 			return "", err // the turn's end cancels the approval
 		}
@@ -303,15 +292,11 @@ func (t *Turn) Ask(ctx context.Context, req ApprovalRequest) (string, error) {
 		s.mu.Lock()
 		if _, pending := s.approvals[id]; pending && !t.run.finished {
 			// A refusal is logged by emitLocked; the turn's end retries.
-			_ = s.resolveApprovalLocked(id, DecisionCancelled)
+			_ = s.resolveApprovalLocked(id, model.DecisionCancelled)
 		}
 		s.mu.Unlock()
 		return "", ctx.Err()
 	}
-}
-
-func isOfferableDecision(d string) bool {
-	return d == DecisionApprove || d == DecisionDeny || d == DecisionApproveForSession
 }
 
 // Warning emits a transient model-request warning (never history). The

@@ -57,7 +57,7 @@ func (s *session) interrupt(turnID string) *rpcError {
 }
 
 // respond answers an approval (approval/respond).
-func (s *session) respond(approvalID, decision string) *rpcError {
+func (s *session) respond(approvalID string, decision model.Decision) *rpcError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a, ok := s.approvals[approvalID]

@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -264,7 +263,7 @@ func demoTool(ctx context.Context, t *Turn, mode toolMode) error {
 	case toolBig:
 		input["command"] = "cat testdata/big.log"
 	}
-	inputText, _ := json.Marshal(input)
+	inputText, _ := marshalJSON(input) // streamed as an agent would: `>` stays `>`
 	id, err := t.StartItem(model.KindToolCall, model.StatusInputStreaming, map[string]any{"toolName": "shell", "inputText": ""})
 	if err != nil {
 		return err
@@ -283,7 +282,7 @@ func demoTool(ctx context.Context, t *Turn, mode toolMode) error {
 		if err != nil {
 			return err
 		}
-		if d != "approve" {
+		if d != model.DecisionApprove {
 			return t.CompleteItem(id, model.StatusFailed, map[string]any{"error": "the user denied this command"})
 		}
 	}

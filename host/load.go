@@ -152,6 +152,6 @@ func (s *session) trackCommand(ev *model.Event) {
 			cmd.state, cmd.kind = "settled", "launchFailed"
 		}
 	case model.MethodApprovalResolved:
-		s.resolved[ev.ApprovalID] = ev.Decision
+		s.resolved[ev.ApprovalID] = model.Decision(ev.Decision)
 	}
 }

@@ -128,10 +128,10 @@ func (s *session) recoverLocked() error {
 	}
 	v := s.state.View()
 	for _, a := range v.Approvals {
-		if _, err := s.emitLocked(model.MethodApprovalResolved, map[string]any{"approvalId": a.ApprovalID, "decision": "cancelled"}); err != nil {
+		if _, err := s.emitLocked(model.MethodApprovalResolved, map[string]any{"approvalId": a.ApprovalID, "decision": model.DecisionCancelled}); err != nil {
 			return err
 		}
-		s.resolved[a.ApprovalID] = "cancelled"
+		s.resolved[a.ApprovalID] = model.DecisionCancelled
 	}
 	if at := s.state.ActiveTurn(); at != nil {
 		if _, err := s.emitLocked(model.MethodTurnCompleted, map[string]any{"turnId": at.TurnID, "status": model.StatusFailed,

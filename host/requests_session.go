@@ -151,8 +151,8 @@ func (c *conn) interrupt(params json.RawMessage) (any, *rpcError) {
 func (c *conn) respond(params json.RawMessage) (any, *rpcError) {
 	var p struct {
 		sessionParams
-		ApprovalID *string `json:"approvalId"`
-		Decision   *string `json:"decision"`
+		ApprovalID *string         `json:"approvalId"`
+		Decision   *model.Decision `json:"decision"`
 	}
 	s, e := c.decodeSession(params, &p, &p.sessionParams)
 	if e != nil {
@@ -162,7 +162,7 @@ func (c *conn) respond(params json.RawMessage) (any, *rpcError) {
 	if e != nil {
 		return nil, e
 	}
-	if p.Decision == nil || !isOfferableDecision(*p.Decision) {
+	if p.Decision == nil || !p.Decision.IsAnswer() {
 		return nil, errInvalidParams(`invalid params: decision must be "approve", "deny" or "approveForSession"`)
 	}
 	return acked(s, s.respond(aid, *p.Decision))

@@ -68,7 +68,7 @@ type session struct {
 	active    *turnRun
 	queue     []*queuedTurn
 	approvals map[string]*approvalWait
-	resolved  map[string]string // approvalId -> decision, for idempotent answers
+	resolved  map[string]model.Decision // approvalId -> decision, for idempotent answers
 
 	// A replica is a session another fleet host writes, served here from
 	// the journal and the writer's relayed frames (fleet_replica.go); it
@@ -97,7 +97,7 @@ func newSession(h *Host, rec sessionRecord) *session {
 		seq: rec.Lease, lease: rec.Lease, state: st,
 		subs: map[*conn]struct{}{}, fullSeq: map[string]int64{}, lastDelta: map[string]int64{},
 		open: map[string]struct{}{}, turnEnds: map[string]turnEnd{}, commands: map[string]*command{}, byTurn: map[string]*command{},
-		rejected: newRejectionMemory(MaxRejections), approvals: map[string]*approvalWait{}, resolved: map[string]string{},
+		rejected: newRejectionMemory(MaxRejections), approvals: map[string]*approvalWait{}, resolved: map[string]model.Decision{},
 	}
 	s.loaded.Store(true)
 	return s

@@ -45,8 +45,8 @@ type turnRun struct {
 type approvalWait struct {
 	id      string
 	turnID  string
-	options []string // the decisions offered
-	ch      chan string
+	options []model.Decision // the decisions offered
+	ch      chan model.Decision
 }
 
 // errHostClosing refuses new sessions while the host shuts down.
@@ -253,13 +253,13 @@ func (s *session) cancelApprovalsLocked(turnID string) {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		if err := s.resolveApprovalLocked(id, DecisionCancelled); err != nil {
+		if err := s.resolveApprovalLocked(id, model.DecisionCancelled); err != nil {
 			s.h.log.Error("could not cancel an approval", "session", s.id, "approval", id, "err", err)
 		}
 	}
 }
 
-func (s *session) resolveApprovalLocked(id, decision string) error {
+func (s *session) resolveApprovalLocked(id string, decision model.Decision) error {
 	if _, err := s.emitLocked(model.MethodApprovalResolved, map[string]any{"approvalId": id, "decision": decision}); err != nil {
 		return err
 	}

@@ -98,7 +98,7 @@ type HelpKeys struct {
 // transcript's SelectPrev, SelectNext, ClearSelect and Quit).
 type PickerKeys struct {
 	Select key.Binding // enter: opens the highlighted session
-	New    key.Binding // n: starts a new session (agent hosts)
+	New    key.Binding // ctrl+n: starts a new session (agent hosts); a chord, since typing filters
 }
 
 // SearchKeys work on the search line.
@@ -180,7 +180,7 @@ func Default() KeyMap {
 		},
 		Picker: PickerKeys{
 			Select: b(k("enter"), "enter", "open session"),
-			New:    b(k("n"), "n", "new session (picker of an agent host)"),
+			New:    b(k("ctrl+n"), "ctrl+n", "new session (picker of an agent host)"),
 		},
 		Search: SearchKeys{
 			Line: b(k("enter", "esc"), "enter/esc", "search line: find newest match · close"),

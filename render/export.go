@@ -90,7 +90,7 @@ func writeItemMarkdown(w io.Writer, it *model.Item) {
 		}
 	case model.KindToolCall:
 		fmt.Fprintf(w, "## Tool: %s%s\n\n", termtext.VisibleLine(it.ToolName()), status)
-		if in := it.InputText(); in != "" {
+		if in := readableJSON(it.InputText()); in != "" {
 			fmt.Fprintf(w, "Input:\n\n```\n%s\n```\n\n", termtext.Visible(in))
 		}
 		if out := it.Output(); out != "" {
@@ -110,6 +110,7 @@ func writeItemMarkdown(w io.Writer, it *model.Item) {
 		writeFileChangeMarkdown(w, it, status)
 	default:
 		raw, _ := it.MarshalJSON()
+		raw = []byte(readableJSON(string(raw)))
 		fmt.Fprintf(w, "## %s%s\n\n```json\n%s\n```\n", termtext.Line(it.Kind), status, termtext.JSON(raw))
 	}
 	if notes := plainNotes(it); notes != "" {

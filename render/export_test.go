@@ -79,3 +79,46 @@ func TestMarkdownHeadCarriesTheCost(t *testing.T) {
 		t.Fatalf("head without a cost %q", got)
 	}
 }
+
+// TestMarkdownKeepsToolInputReadable: a tool input encoded by
+// encoding/json (HTML-escaped, as the demo agent did) exports as the
+// characters it means, not \u003e and \u0026 (issue 25, 3).
+func TestMarkdownKeepsToolInputReadable(t *testing.T) {
+	st := model.NewState("S")
+	input := map[string]any{"command": "go test ./... > out.txt && echo <done>", "cwd": "."}
+	inputText, _ := json.Marshal(input) // escapes <, > and &
+	tool := map[string]any{"itemId": "F", "kind": "toolCall", "turnId": "T", "revision": 2, "status": "completed",
+		"recordedAt": "2026-11-30T00:00:00Z", "position": 1, "toolName": "shell", "inputText": string(inputText),
+		"input": input, "output": "ok"}
+	unknown := map[string]any{"itemId": "U", "kind": "futureKind", "turnId": "T", "revision": 1, "status": "completed",
+		"recordedAt": "2026-11-30T00:00:00Z", "position": 2, "note": "a > b"}
+	for _, e := range []struct {
+		cursor string
+		prev   any
+		item   map[string]any
+	}{{"v:S:1", nil, tool}, {"v:S:2", "v:S:1", unknown}} {
+		params, _ := json.Marshal(map[string]any{"sessionId": "S", "viewCursor": e.cursor, "prevCursor": e.prev, "item": e.item})
+		ev, err := model.DecodeNotification(model.MethodItemCompleted, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	md := MarkdownTranscript(st.View())
+	for _, want := range []string{
+		`{"command":"go test ./... > out.txt && echo <done>","cwd":"."}`,
+		`"note":"a > b"`,
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("export lacks %s:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, `\u00`) {
+		t.Errorf("export holds a JSON escape:\n%s", md)
+	}
+	if got := plainText(st.View().Items[0]); !strings.Contains(got, `{"cwd":"."}`) || strings.Contains(got, `\u00`) {
+		t.Errorf("plain text %q", got)
+	}
+}

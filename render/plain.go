@@ -49,7 +49,7 @@ func plainBody(it *model.Item) string {
 			in = toolInput(it)
 		}
 		if in == "" {
-			in = it.InputText()
+			in = readableJSON(it.InputText())
 		}
 		if in != "" {
 			b.WriteString("\n" + strings.TrimRight(in, "\n"))

@@ -112,7 +112,7 @@ func (r *Renderer) toolCall(it *model.Item, cw int, o ItemOptions) []string {
 	// It is what the user approves, so every character of it shows
 	// (termtext.Visible): a CR or an escape sequence cannot hide a part.
 	if it.Status == model.StatusInputStreaming || !it.Has("input") {
-		if in := it.InputText(); in != "" {
+		if in := readableJSON(it.InputText()); in != "" {
 			shown, hidden := tailWrapped(in, bw, toolTailLines, o.Expanded, termtext.Visible)
 			hiddenNote(hidden, "earlier input line")
 			body(t.Code, shown)
@@ -245,7 +245,7 @@ func toolInput(it *model.Item) string {
 					}
 				}
 				extra, _ := json.Marshal(rest)
-				return "$ " + s + "\n" + string(extra)
+				return "$ " + s + "\n" + readableJSON(string(extra))
 			}
 		}
 	}
@@ -253,7 +253,7 @@ func toolInput(it *model.Item) string {
 	if json.Indent(&b, raw, "", "  ") != nil {
 		return string(raw)
 	}
-	return b.String()
+	return readableJSON(b.String())
 }
 
 // plural formats "1 line" / "3 lines".

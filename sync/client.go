@@ -93,6 +93,10 @@ type Picture struct {
 	// that remembers the highest number it took takes each exactly once.
 	Returned     []model.Retirement
 	ReturnedBase uint64
+	// Answers are the approval answers given here that the host has not
+	// confirmed yet, by approval id: Sent false while the answer waits for
+	// a connection (it is sent once one has caught up), true once sent.
+	Answers []Answer
 	// Errors are recent typed fold and protocol errors (diagnostics line),
 	// oldest first, at most 16.
 	Errors []string
@@ -252,8 +256,11 @@ func (c *Client) Unqueue(commandID string) {
 // Interrupt asks the host to stop the active turn, if there is one.
 func (c *Client) Interrupt() { c.enqueue(func() { c.loop.interrupt() }) }
 
-// Respond answers an approval request with "approve" or "deny".
-func (c *Client) Respond(approvalID, decision string) {
+// Respond answers an approval request with a decision it offers
+// (model.Decision.IsAnswer: approve, deny or approveForSession). Given
+// offline, the answer waits (Picture.Answers) and is sent once the next
+// connection has caught up, if the approval is still pending then.
+func (c *Client) Respond(approvalID string, decision model.Decision) {
 	c.enqueue(func() { c.loop.respond(approvalID, decision) })
 }
 

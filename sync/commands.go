@@ -134,8 +134,9 @@ func (l *loopState) retryDue() {
 // (docs/protocol.md §7, "On reconnect"):
 // every acked entry is replayed once (this covers the acked entries a
 // snapshot no longer lists); every unacked entry is resubmitted once with
-// its commandId.
+// its commandId; approval answers still owed are sent (answers.go).
 func (l *loopState) reconcile() {
+	l.reconcileAnswers()
 	for _, p := range l.st.Pending() {
 		if p.Acked {
 			l.sendReplay(p.CommandID)
@@ -236,19 +237,6 @@ func (l *loopState) interrupt() {
 		return
 	}
 	l.call("turn/interrupt", map[string]string{"sessionId": l.sessionID, "turnId": a.TurnID}, l.reportErr("turn/interrupt"))
-}
-
-func (l *loopState) respond(approvalID, decision string) {
-	if decision != "approve" && decision != "deny" {
-		l.addError("approval decision must be approve or deny, not " + decision)
-		return
-	}
-	if !l.ready() {
-		l.addError("not connected: approval answer not sent")
-		return
-	}
-	l.call("approval/respond", map[string]string{"sessionId": l.sessionID, "approvalId": approvalID, "decision": decision},
-		l.reportErr("approval/respond"))
 }
 
 // reportErr is a callback that records an error answer.

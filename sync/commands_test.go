@@ -124,7 +124,7 @@ func TestUnqueueInterruptApproveDeny(t *testing.T) {
 		return ok && r.Reason == model.RetiredLaunchFailed
 	})
 	c.Respond("nope", "maybe")
-	waitFor(t, c.Client, "bad decision reported", func(s Picture) bool { return hasErr(s, "approve or deny") })
+	waitFor(t, c.Client, "bad decision reported", func(s Picture) bool { return hasErr(s, "approve, deny or approveForSession") })
 	s = waitFor(t, c.Client, "idle", idle)
 	checkTranscript(t, s.View)
 	for _, cid := range []string{slow, deny} {

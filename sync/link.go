@@ -201,6 +201,9 @@ func (l *loopState) endLink(err error) time.Duration {
 	for _, cs := range l.cmds {
 		cs.inflight = false
 	}
+	for _, a := range l.answers {
+		a.inflight = false // sent again on the next link
+	}
 	for _, p := range l.st.Pending() {
 		if !p.Acked {
 			l.st.SetPendingStatus(p.CommandID, model.PendingRetrying)

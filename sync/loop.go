@@ -86,8 +86,9 @@ type loopState struct {
 	returned     []model.Retirement
 	returnedBase uint64
 
-	cmds  map[string]*cmdState
-	retry alarm // the earliest submission retry
+	cmds    map[string]*cmdState
+	retry   alarm                   // the earliest submission retry
+	answers map[string]*answerState // approvalId -> an answer the host has not confirmed (answers.go)
 
 	older *pageRequest
 	start *startWindow // the session's first items, apart from the held range
@@ -118,6 +119,7 @@ func newLoopState(c *Client) *loopState {
 		log:          c.opts.Logger,
 		sessionID:    c.opts.SessionID,
 		cmds:         map[string]*cmdState{},
+		answers:      map[string]*answerState{},
 		returnedBase: 1,
 		deadAfter:    deadAfter,
 		clock:        realClock{now: c.opts.Now},

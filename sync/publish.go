@@ -82,6 +82,7 @@ func (l *loopState) publish() {
 		HistoryLoading: l.older != nil,
 		SessionID:      l.sessionID,
 		CachePainted:   l.painted,
+		Answers:        l.answerList(),
 	}
 	l.c.cur.Store(s)
 	select {

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -47,14 +46,14 @@ func (m *Model) retry() tea.Cmd {
 }
 
 // respond answers the first waiting approval.
-func (m *Model) respond(decision string) tea.Cmd {
+func (m *Model) respond(decision model.Decision) tea.Cmd {
 	if m.view == nil || len(m.view.Approvals) == 0 {
 		m.setNotice("no tool is waiting for approval", true)
 		return m.expireNotice()
 	}
 	a := m.view.Approvals[0]
 	src := m.src
-	if !offers(a, decision) {
+	if !a.Offers(decision) {
 		m.setNotice("this approval does not offer "+decisionWords[decision], true)
 		return m.expireNotice()
 	}
@@ -62,7 +61,12 @@ func (m *Model) respond(decision string) tea.Cmd {
 	if turn == "" && m.turnRunning() {
 		turn = m.view.ActiveTurn.TurnID
 	}
-	m.setTurnNotice(decisionDone[decision]+": "+termtext.VisibleLine(firstLine(a.Summary)), turn)
+	notice := decisionDone[decision] + ": "
+	if m.snap.Freshness.State != sync.Live {
+		// The source keeps the answer and sends it once back: say only that.
+		notice = notSentYet(decision) + " · "
+	}
+	m.setTurnNotice(notice+termtext.VisibleLine(firstLine(a.Summary)), turn)
 	return tea.Batch(func() tea.Msg { src.Respond(a.ApprovalID, decision); return nil }, m.expireNotice())
 }
 
@@ -141,17 +145,26 @@ func firstLine(s string) string {
 	return s
 }
 
+// notSentYet says that an answer waits for the connection.
+func notSentYet(d model.Decision) string {
+	return "not sent yet (offline): " + decisionWords[d] + " goes to the host once it is back"
+}
+
+// owedAnswer is the answer given here to approvalID that the host has not
+// confirmed, if any.
+func owedAnswer(answers []sync.Answer, approvalID string) (sync.Answer, bool) {
+	for _, a := range answers {
+		if a.ApprovalID == approvalID {
+			return a, true
+		}
+	}
+	return sync.Answer{}, false
+}
+
 // decisionWords and decisionDone name approval decisions for notices.
 var (
-	decisionWords = map[string]string{"approve": "approve", "deny": "deny", "approveForSession": "approval for the session"}
-	decisionDone  = map[string]string{"approve": "approved", "deny": "denied", "approveForSession": "approved for the session"}
+	decisionWords = map[model.Decision]string{model.DecisionApprove: "approve", model.DecisionDeny: "deny",
+		model.DecisionApproveForSession: "approval for the session"}
+	decisionDone = map[model.Decision]string{model.DecisionApprove: "approved", model.DecisionDeny: "denied",
+		model.DecisionApproveForSession: "approved for the session"}
 )
-
-// offers reports whether an approval lets the user decide d. An approval
-// that lists no options offers approve and deny (docs/protocol.md).
-func offers(a model.Approval, d string) bool {
-	if len(a.Options) == 0 {
-		return d == "approve" || d == "deny"
-	}
-	return slices.Contains(a.Options, d)
-}

@@ -22,8 +22,10 @@ func lipglossWidth(s string) int { return ansi.StringWidth(s) }
 // approvalLines renders the approval prompt bar for the first waiting
 // approval (two lines), or nothing. The tool and the summary are what the
 // user approves: they are shown whole, controls as glyphs
-// (termtext.VisibleLine), so nothing in them can hide the rest.
-func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) []string {
+// (termtext.VisibleLine), so nothing in them can hide the rest. An answer
+// given here that waits for the connection (answers) is said instead of
+// the keys: the tool still waits.
+func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, answers []sync.Answer, width int) []string {
 	if v == nil || len(v.Approvals) == 0 {
 		return nil
 	}
@@ -46,9 +48,15 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, width int) [
 	if summary == "" {
 		summary = "(no summary)"
 	}
+	if owed, ok := owedAnswer(answers, a.ApprovalID); ok && !owed.Sent {
+		return []string{
+			fit(t.Warning.Render(head)+t.Muted.Render(" · ")+t.Text.Render(summary), width),
+			fit("  "+t.Muted.Render(notSentYet(owed.Decision)), width),
+		}
+	}
 	keys := t.StatusKey.Render(km.Global.Approve.Help().Key) + t.Muted.Render(" approve  ")
 	inTranscript := "a/d"
-	if offers(a, "approveForSession") {
+	if a.Offers(model.DecisionApproveForSession) {
 		keys += t.StatusKey.Render(km.Global.ApproveAll.Help().Key) + t.Muted.Render(" approve for the session  ")
 		inTranscript = "a/s/d"
 	}

@@ -22,6 +22,27 @@ func editorCommand(getenv func(string) string) []string {
 	return []string{"vi"}
 }
 
+// editorFileText is what the editor's file holds for a draft: the draft
+// as a text file, ending with a newline (an editor adds one, and a line
+// appended by a tool lands on a line of its own). An empty draft is an
+// empty file.
+func editorFileText(draft string) string {
+	if draft == "" {
+		return ""
+	}
+	return draft + "\n"
+}
+
+// draftFromEditor is the draft a saved file gives: its text without the
+// one final newline a text file ends with (\n or \r\n); any other
+// trailing newline is the user's and stays.
+func draftFromEditor(text string) string {
+	if t, ok := strings.CutSuffix(text, "\n"); ok {
+		return strings.TrimSuffix(t, "\r")
+	}
+	return text
+}
+
 // editorReadyMsg: the draft is in a temporary file, ready for the editor.
 type editorReadyMsg struct {
 	argv []string
@@ -46,7 +67,7 @@ func (m *Model) openEditor() tea.Cmd {
 		if err != nil {
 			return editorReadyMsg{err: err}
 		}
-		_, err = f.WriteString(draft)
+		_, err = f.WriteString(editorFileText(draft))
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -84,7 +105,7 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 		m.setNotice("editor: "+termtext.VisibleLine(msg.err.Error())+" · draft unchanged", true)
 		return m.expireNotice()
 	}
-	m.comp.setValue(strings.TrimRight(msg.text, "\n"))
+	m.comp.setValue(draftFromEditor(msg.text))
 	m.setNotice("draft from the editor · enter sends", false)
 	return tea.Batch(m.focusComposer(), m.expireNotice())
 }

@@ -34,6 +34,36 @@ func TestEditorCommand(t *testing.T) {
 	}
 }
 
+// The file ends with one newline; reading it back takes exactly that one
+// off, so a draft survives the round trip whatever it ends with.
+func TestEditorFileRoundTrip(t *testing.T) {
+	cases := []struct{ draft, file string }{
+		{"", ""},
+		{"one line", "one line\n"},
+		{"two\nlines", "two\nlines\n"},
+		{"ends with a blank line\n", "ends with a blank line\n\n"},
+		{"\n", "\n\n"},
+	}
+	for _, c := range cases {
+		if got := editorFileText(c.draft); got != c.file {
+			t.Errorf("editorFileText(%q) = %q, want %q", c.draft, got, c.file)
+		}
+		if got := draftFromEditor(c.file); got != c.draft {
+			t.Errorf("draftFromEditor(%q) = %q, want %q", c.file, got, c.draft)
+		}
+	}
+	saved := []struct{ file, draft string }{
+		{"no final newline", "no final newline"},
+		{"crlf\r\n", "crlf"},
+		{"two blank lines\n\n\n", "two blank lines\n\n"},
+	}
+	for _, c := range saved {
+		if got := draftFromEditor(c.file); got != c.draft {
+			t.Errorf("draftFromEditor(%q) = %q, want %q", c.file, got, c.draft)
+		}
+	}
+}
+
 // scriptedEditor writes a shell script that runs body with the file as $1
 // and makes it $VISUAL.
 func scriptedEditor(t *testing.T, body string) {
@@ -71,8 +101,13 @@ func editorProgram(t *testing.T, marker string) *Model {
 
 // ctrl+g runs $VISUAL on the draft; what it saved becomes the draft.
 func TestEditorWritesTheDraft(t *testing.T) {
-	scriptedEditor(t, `printf '\nsecond line from the editor\n' >> "$1"`)
+	seen := filepath.Join(t.TempDir(), "seen")
+	// Like an editor: a new line after the draft's, saved with its newline.
+	scriptedEditor(t, `cp "$1" `+seen+`; printf 'second line from the editor\n' >> "$1"`)
 	fm := editorProgram(t, "draft from the editor")
+	if b, err := os.ReadFile(seen); err != nil || string(b) != "first line\n" {
+		t.Fatalf("the editor was given %q (%v), want the draft and a final newline", b, err)
+	}
 	// ctrl+c cleared the draft into history: it is the newest entry.
 	h := fm.comp.history
 	if len(h) == 0 || h[len(h)-1] != "first line\nsecond line from the editor" {
@@ -98,7 +133,7 @@ func TestEditorDoneFillsTheComposer(t *testing.T) {
 	f := newFake(t)
 	d := newDriver(t, 60, 20, Options{Source: f})
 	d.keys("tab")
-	d.send(editorDoneMsg{text: "from the editor\n\n"})
+	d.send(editorDoneMsg{text: "from the editor\n"})
 	if d.m.focus != focusComposer || d.m.comp.value() != "from the editor" {
 		t.Fatalf("focus %v composer %q", d.m.focus, d.m.comp.value())
 	}

@@ -152,8 +152,8 @@ func (f *fakeSource) Submit(text string) string {
 
 func (f *fakeSource) Unqueue(cid string) { f.record("unqueue:" + cid) }
 func (f *fakeSource) Interrupt()         { f.record("interrupt") }
-func (f *fakeSource) Respond(approvalID, decision string) {
-	f.record("respond:" + approvalID + ":" + decision)
+func (f *fakeSource) Respond(approvalID string, decision model.Decision) {
+	f.record("respond:" + approvalID + ":" + string(decision))
 }
 func (f *fakeSource) LoadOlder()   { f.record("loadOlder") }
 func (f *fakeSource) LoadStart()   { f.record("loadStart") }

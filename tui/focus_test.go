@@ -132,6 +132,54 @@ func TestDraftGate(t *testing.T) {
 	}
 }
 
+func TestCtrlCNotice(t *testing.T) {
+	cases := []struct {
+		done, next ctrlCAction
+		want       string
+	}{
+		{ctrlCArm, ctrlCQuit, "ctrl+c again quits"},
+		{ctrlCArm, ctrlCClear, "ctrl+c again clears the draft"},
+		{ctrlCInterrupt, ctrlCQuit, "interrupting · ctrl+c again quits"},
+		{ctrlCInterrupt, ctrlCClear, "interrupting · ctrl+c again clears the draft"},
+		{ctrlCClear, ctrlCQuit, "draft cleared (↑ in the composer brings it back) · ctrl+c again quits"},
+	}
+	for _, c := range cases {
+		if got := ctrlCNotice(c.done, c.next); got != c.want {
+			t.Errorf("ctrlCNotice(%v, %v) = %q, want %q", c.done, c.next, got, c.want)
+		}
+	}
+}
+
+// Every step of the ladder says what the next press really does: after an
+// interrupt with a draft waiting, that is clearing the draft, also once
+// the turn has ended (issue 25, 4).
+func TestCtrlCHintTellsTheNextStep(t *testing.T) {
+	f := newFake(t)
+	f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
+	d := newDriver(t, 100, 24, Options{Source: f})
+	d.typeText("a draft")
+	d.keys("ctrl+c")
+	if s := d.status(); !strings.Contains(s, "interrupting · ctrl+c again clears the draft") {
+		t.Fatalf("after the interrupt: status %q", s)
+	}
+	f.frame(model.MethodTurnCompleted, obj{"turnId": "t1", "status": "stopped"})
+	d.pull()
+	if s := d.status(); !strings.Contains(s, "ctrl+c again clears the draft") || strings.Contains(s, "again quits") {
+		t.Fatalf("after the turn ended: status %q", s)
+	}
+	d.keys("ctrl+c")
+	if d.qt || d.m.comp.value() != "" {
+		t.Fatalf("the second ctrl+c quit %v, draft %q", d.qt, d.m.comp.value())
+	}
+	if s := d.status(); !strings.Contains(s, "draft cleared") || !strings.Contains(s, "ctrl+c again quits") {
+		t.Fatalf("after clearing: status %q", s)
+	}
+	d.keys("ctrl+c")
+	if !d.qt {
+		t.Fatal("the third ctrl+c did not quit")
+	}
+}
+
 func TestCtrlCStep(t *testing.T) {
 	cases := []struct {
 		armed, running, draft bool

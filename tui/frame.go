@@ -189,7 +189,7 @@ func (m *Model) refresh() tea.Cmd {
 	banners := m.bannerLines()
 	var approval []string
 	if m.overlay == overlayNone {
-		approval = approvalLines(m.theme, m.km, m.view, w)
+		approval = approvalLines(m.theme, m.km, m.view, m.snap.Answers, w)
 	}
 	compH := m.comp.height()
 	transH := h - len(banners) - len(approval) - compH - 1

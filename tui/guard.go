@@ -71,3 +71,24 @@ func ctrlCStep(armed, turnRunning, draft bool) ctrlCAction {
 	}
 	return ctrlCArm
 }
+
+// ctrlCNotice is what the status bar says after a ctrl+c that did done
+// (ctrlCArm: nothing, or a notice said again), when the next ctrl+c will
+// do next (ctrlCStep with armed true, on what is left). It names the next
+// press truthfully: with a draft waiting that is clearing it, not quitting.
+func ctrlCNotice(done, next ctrlCAction) string {
+	then := "ctrl+c again quits"
+	switch next {
+	case ctrlCClear:
+		then = "ctrl+c again clears the draft"
+	case ctrlCInterrupt:
+		then = "ctrl+c again interrupts"
+	}
+	switch done {
+	case ctrlCInterrupt:
+		return "interrupting · " + then
+	case ctrlCClear:
+		return "draft cleared (↑ in the composer brings it back) · " + then
+	}
+	return then
+}

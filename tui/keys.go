@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/lookout-sh/lookout/model"
 )
 
 // handleKey routes a key press: help screen first, then the keys that
@@ -87,11 +89,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Global.Retry):
 		return m.retry()
 	case key.Matches(msg, km.Global.Approve):
-		return m.respond("approve")
+		return m.respond(model.DecisionApprove)
 	case key.Matches(msg, km.Global.Deny):
-		return m.respond("deny")
+		return m.respond(model.DecisionDeny)
 	case key.Matches(msg, km.Global.ApproveAll):
-		return m.respond("approveForSession")
+		return m.respond(model.DecisionApproveForSession)
 	case key.Matches(msg, km.Global.Unqueue):
 		return m.unqueue()
 	case key.Matches(msg, km.Global.MouseTrack):
@@ -133,22 +135,21 @@ func (m *Model) ctrlC() tea.Cmd {
 	m.quitGen++
 	gen := m.quitGen
 	expire := m.after(3*time.Second, func(time.Time) tea.Msg { return quitExpiredMsg{gen} })
-	next := "quits"
-	if !m.comp.empty() && step != ctrlCClear {
-		next = "clears the draft"
-	}
 	switch step {
 	case ctrlCInterrupt:
-		m.setTurnNotice("interrupting · ctrl+c again "+next, m.view.ActiveTurn.TurnID)
+		m.setTurnNotice(ctrlCNotice(step, m.nextCtrlC()), m.view.ActiveTurn.TurnID)
 		return tea.Batch(call(m.src.Interrupt), expire)
 	case ctrlCClear:
 		m.comp.remember(m.comp.value())
 		m.comp.clear()
-		m.setNotice("draft cleared (↑ in the composer brings it back) · ctrl+c again quits", false)
-		return expire
 	}
-	m.setNotice("ctrl+c again quits", false)
+	m.setNotice(ctrlCNotice(step, m.nextCtrlC()), false)
 	return expire
+}
+
+// nextCtrlC is what the next ctrl+c does once armed, on what is left now.
+func (m *Model) nextCtrlC() ctrlCAction {
+	return ctrlCStep(true, m.turnRunning(), !m.comp.empty())
 }
 
 // guarded runs a transcript letter's action through draftGate: with a
@@ -233,12 +234,12 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Transcript.Copy):
 		return m.copySelected()
 	case key.Matches(msg, km.Transcript.Approve):
-		return m.guarded("approve", msg.String(), bindingKeys(km.Global.Approve)+" approves", func() tea.Cmd { return m.respond("approve") })
+		return m.guarded("approve", msg.String(), bindingKeys(km.Global.Approve)+" approves", func() tea.Cmd { return m.respond(model.DecisionApprove) })
 	case key.Matches(msg, km.Transcript.Deny):
-		return m.guarded("deny", msg.String(), bindingKeys(km.Global.Deny)+" denies", func() tea.Cmd { return m.respond("deny") })
+		return m.guarded("deny", msg.String(), bindingKeys(km.Global.Deny)+" denies", func() tea.Cmd { return m.respond(model.DecisionDeny) })
 	case key.Matches(msg, km.Transcript.ApproveAll):
 		return m.guarded("approveForSession", msg.String(), bindingKeys(km.Global.ApproveAll)+" approves for the session",
-			func() tea.Cmd { return m.respond("approveForSession") })
+			func() tea.Cmd { return m.respond(model.DecisionApproveForSession) })
 	case key.Matches(msg, km.Transcript.Unqueue):
 		return m.guarded("unqueue", msg.String(), bindingKeys(km.Global.Unqueue)+" unqueues", m.unqueue)
 	case key.Matches(msg, km.Transcript.TakeBack):

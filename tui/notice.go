@@ -34,7 +34,7 @@ func (m *Model) endTurnNotice() {
 	}
 	m.clearNotice()
 	if m.quitArmed {
-		m.setNotice("ctrl+c again quits", false)
+		m.setNotice(ctrlCNotice(ctrlCArm, m.nextCtrlC()), false)
 	}
 }
 

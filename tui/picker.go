@@ -16,17 +16,21 @@ import (
 )
 
 // Picker is a small tea.Model listing a host's sessions, most recently
-// updated first. Enter chooses the highlighted one; esc, q or ctrl+c
-// cancels. Read the outcome with Chosen after the program ends.
+// updated first. Typing filters the list (backspace takes a character
+// back); ↑/↓ move the highlight, enter chooses the highlighted session,
+// esc clears the filter or cancels, ctrl+c cancels. Read the outcome with
+// Chosen after the program ends.
 type Picker struct {
-	sessions []sync.SessionInfo
+	all      []sync.SessionInfo // every session, newest first
+	filter   string
+	sessions []sync.SessionInfo // those matching filter
 	host     string
 	theme    themes.Theme
 	auto     bool
 	km       keymap.KeyMap
 	cur      int
 	chosen   string
-	offerNew bool // n starts a new session
+	offerNew bool // Picker.New (ctrl+n) starts a new session
 	newChose bool
 	width    int
 	height   int
@@ -46,7 +50,7 @@ func NewPicker(sessions []sync.SessionInfo, host, theme string) (*Picker, error)
 	}
 	ss := slices.Clone(sessions)
 	sync.SortSessions(ss)
-	return &Picker{sessions: ss, host: host, theme: th, auto: theme == "auto", km: keymap.Default(), width: 80, height: 24, now: time.Now}, nil
+	return &Picker{all: ss, sessions: ss, host: host, theme: th, auto: theme == "auto", km: keymap.Default(), width: 80, height: 24, now: time.Now}, nil
 }
 
 // Chosen is the chosen session id, "" when the user cancelled or asked
@@ -81,6 +85,13 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		switch {
+		case typedText(msg) != "":
+			p.setFilter(p.filter + typedText(msg))
+		case msg.Code == tea.KeyBackspace && p.filter != "":
+			r := []rune(p.filter)
+			p.setFilter(string(r[:len(r)-1]))
+		case key.Matches(msg, p.km.Transcript.ClearSelect) && p.filter != "":
+			p.setFilter("")
 		case key.Matches(msg, p.km.Picker.Select):
 			if len(p.sessions) > 0 {
 				p.chosen = p.sessions[p.cur].SessionID
@@ -93,11 +104,27 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			p.cur = max(p.cur-1, 0)
 		case key.Matches(msg, p.km.Transcript.SelectNext):
 			p.cur = min(p.cur+1, max(len(p.sessions)-1, 0))
-		case key.Matches(msg, p.km.Global.Quit, p.km.Transcript.Quit, p.km.Transcript.ClearSelect):
+		case key.Matches(msg, p.km.Global.Quit, p.km.Transcript.ClearSelect):
 			return p, tea.Quit
 		}
 	}
 	return p, nil
+}
+
+// setFilter filters the list and highlights its first session.
+func (p *Picker) setFilter(f string) {
+	p.filter = f
+	p.sessions = filterSessions(p.all, f)
+	p.cur = 0
+}
+
+// typedText is the text a key types into the filter: a printable key
+// without ctrl or alt, else "".
+func typedText(msg tea.KeyPressMsg) string {
+	if msg.Mod&(tea.ModCtrl|tea.ModAlt) != 0 {
+		return ""
+	}
+	return msg.Text
 }
 
 // View lists the sessions around the highlight in aligned columns
@@ -107,17 +134,24 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (p *Picker) View() tea.View {
 	t := p.theme
 	w := max(p.width, 10)
-	hint := "↑/↓ choose · enter open · esc cancel"
+	hint := "type to filter · ↑/↓ choose · enter open · esc cancel"
 	if p.offerNew {
-		hint = "↑/↓ choose · enter open · " + p.km.Picker.New.Help().Key + " new session · esc cancel"
+		hint = "type to filter · ↑/↓ choose · enter open · " + p.km.Picker.New.Help().Key + " new session · esc cancel"
+	}
+	filter := ""
+	if p.filter != "" {
+		filter = fit(" "+t.Text.Render("filter: "+termtext.VisibleLine(p.filter))+t.Muted.Render(" · esc clears"), w)
 	}
 	lines := []string{
 		fit(" "+t.AgentLabel.Render("Sessions on "+termtext.Line(p.host)), w),
 		fit(" "+t.Muted.Render(hint), w),
-		"",
+		filter,
 	}
-	if len(p.sessions) == 0 {
+	switch {
+	case len(p.all) == 0:
 		lines = append(lines, fit("  "+t.Muted.Render("this host has no sessions"), w))
+	case len(p.sessions) == 0:
+		lines = append(lines, fit("  "+t.Muted.Render("no session matches the filter"), w))
 	}
 	now := p.now()
 	withHost := anyHost(p.sessions)

@@ -32,8 +32,8 @@ func TestPickerOrdersChoosesAndCancels(t *testing.T) {
 		t.Fatalf("header or highlight missing:\n%s", screen)
 	}
 	p.Update(keyMsg("down"))
-	p.Update(keyMsg("j"))
-	p.Update(keyMsg("j")) // clamps at the last
+	p.Update(keyMsg("down"))
+	p.Update(keyMsg("down")) // clamps at the last
 	_, cmd := p.Update(keyMsg("enter"))
 	if p.Chosen() != "old" || cmd == nil {
 		t.Fatalf("chose %q", p.Chosen())
@@ -45,6 +45,85 @@ func TestPickerOrdersChoosesAndCancels(t *testing.T) {
 	}
 	if _, err := NewPicker(ss, "h", "purple"); err == nil {
 		t.Fatal("an unknown theme was accepted")
+	}
+}
+
+// Typing filters the list, every character of it (issue 25, 8: any n
+// started a new session and lost what was typed); ctrl+n, a chord
+// nobody types by accident, starts a new session.
+func TestPickerTypingFilters(t *testing.T) {
+	ss := []sync.SessionInfo{
+		{SessionID: "s1", Title: "Fix the flaky sync test", UpdatedAt: "2026-03-01T00:00:00Z"},
+		{SessionID: "s2", Title: "Write the agents docs", UpdatedAt: "2026-02-01T00:00:00Z"},
+		{SessionID: "s3", Title: "Plan the new release", UpdatedAt: "2026-01-01T00:00:00Z"},
+	}
+	p, err := NewPicker(ss, "h", "dark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.OfferNew()
+	p.Update(tea.WindowSizeMsg{Width: 80, Height: 12})
+	for _, r := range "new rel" {
+		if _, cmd := p.Update(tea.KeyPressMsg{Code: r, Text: string(r)}); cmd != nil || p.NewChosen() {
+			t.Fatalf("typing %q ended the picker (new session %v)", r, p.NewChosen())
+		}
+	}
+	screen := ansi.Strip(p.View().Content)
+	if !strings.Contains(screen, "filter: new rel") || !strings.Contains(screen, "▌ Plan the new release") ||
+		strings.Contains(screen, "Fix the flaky") || strings.Contains(screen, "Write the agents") {
+		t.Fatalf("the filter did not narrow the list:\n%s", screen)
+	}
+	p.Update(keyMsg("backspace"))
+	p.Update(keyMsg("backspace"))
+	p.Update(keyMsg("backspace"))
+	p.Update(keyMsg("backspace"))
+	if p.filter != "new" {
+		t.Fatalf("filter %q after backspaces, want %q", p.filter, "new")
+	}
+	p.Update(keyMsg("x"))
+	if s := ansi.Strip(p.View().Content); !strings.Contains(s, "no session matches the filter") {
+		t.Fatalf("no match not said:\n%s", s)
+	}
+	p.Update(keyMsg("esc")) // clears the filter, does not cancel
+	if _, cmd := p.Update(keyMsg("down")); cmd != nil || p.filter != "" {
+		t.Fatalf("esc cancelled the picker or kept the filter %q", p.filter)
+	}
+	if _, cmd := p.Update(keyMsg("enter")); p.Chosen() != "s2" || cmd == nil {
+		t.Fatalf("chose %q after the filter was cleared", p.Chosen())
+	}
+
+	q, _ := NewPicker(ss, "h", "dark")
+	q.OfferNew()
+	q.Update(keyMsg("n"))
+	if q.NewChosen() {
+		t.Fatal("a typed n started a new session")
+	}
+	if _, cmd := q.Update(keyMsg("ctrl+n")); !q.NewChosen() || cmd == nil {
+		t.Fatal("ctrl+n did not start a new session")
+	}
+}
+
+func TestSessionMatches(t *testing.T) {
+	s := sync.SessionInfo{SessionID: "01a2-fix", Title: "Fix the Flaky sync test", Status: "running", Host: "east-1"}
+	cases := []struct {
+		query string
+		want  bool
+	}{
+		{"", true},
+		{"   ", true},
+		{"flaky", true},
+		{"FLAKY SYNC", true},
+		{"sync flaky", true}, // words in any order
+		{"01a2", true},
+		{"running", true},
+		{"east", true},
+		{"flaky docs", false},
+		{"nope", false},
+	}
+	for _, c := range cases {
+		if got := sessionMatches(s, c.query); got != c.want {
+			t.Errorf("sessionMatches(%q) = %v, want %v", c.query, got, c.want)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/sync"
 )
 
@@ -19,7 +20,7 @@ type Source interface {
 	Submit(text string) (commandID string)
 	Unqueue(commandID string)
 	Interrupt()
-	Respond(approvalID, decision string)
+	Respond(approvalID string, decision model.Decision)
 	LoadOlder()
 	// LoadStart asks for the session's first items (Picture.Start) when
 	// the View does not reach back to them; LoadForward for the next page

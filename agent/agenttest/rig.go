@@ -126,8 +126,8 @@ func (r *Rig) Interrupt(turnID string) {
 	r.Client.MustCall(r.T, "turn/interrupt", map[string]any{"sessionId": r.SessionID, "turnId": turnID}, nil)
 }
 
-// Respond answers an approval with decision ("approve", "deny", ...).
-func (r *Rig) Respond(approvalID, decision string) {
+// Respond answers an approval with decision.
+func (r *Rig) Respond(approvalID string, decision model.Decision) {
 	r.T.Helper()
 	r.Client.MustCall(r.T, "approval/respond", map[string]any{"sessionId": r.SessionID, "approvalId": approvalID, "decision": decision}, nil)
 }

@@ -69,9 +69,9 @@ func (ts *turnState) askLocked(requestID string, req permissionRequest) error {
 		}
 	}
 	perms := sessionPermissions(req.ToolName, req.Suggestions)
-	options := []string{host.DecisionApprove, host.DecisionDeny}
+	options := []model.Decision{model.DecisionApprove, model.DecisionDeny}
 	if len(perms) > 0 {
-		options = []string{host.DecisionApprove, host.DecisionApproveForSession, host.DecisionDeny}
+		options = []model.Decision{model.DecisionApprove, model.DecisionApproveForSession, model.DecisionDeny}
 	}
 	ask := host.ApprovalRequest{ItemID: oi.id, Summary: approvalSummary(req.ToolName, req.Input), Options: options}
 	input := req.Input
@@ -95,15 +95,15 @@ func (ts *turnState) askLocked(requestID string, req permissionRequest) error {
 		}
 		var answer map[string]any
 		switch d {
-		case host.DecisionApprove:
+		case model.DecisionApprove:
 			answer = map[string]any{"behavior": "allow", "updatedInput": input}
-		case host.DecisionApproveForSession:
+		case model.DecisionApproveForSession:
 			answer = map[string]any{"behavior": "allow", "updatedInput": input, "updatedPermissions": perms}
 		default:
 			answer = map[string]any{"behavior": "deny", "message": deniedMessage}
 		}
 		_ = c.respond(requestID, answer)
-		if d != host.DecisionDeny && !ts.outcome.Finished() {
+		if d != model.DecisionDeny && !ts.outcome.Finished() {
 			ts.toRunningLocked(oi)
 		}
 	}()

@@ -73,7 +73,7 @@ func (ts *turnState) askLocked(m *message) error {
 			return // withdrawn by Codex: it wants no answer
 		}
 		_ = ts.th.p.conn.reply(m.ID, map[string]any{"decision": offer.codexDecision(d)})
-		if d != host.DecisionDeny && !ts.outcome.Finished() {
+		if d != model.DecisionDeny && !ts.outcome.Finished() {
 			ts.toRunningLocked(oi)
 		}
 	}()
@@ -104,10 +104,10 @@ func offeredDecisions(method string, available []json.RawMessage, amendment json
 }
 
 // options are the Lookout decisions the offer allows.
-func (o offer) options() []string {
-	opts := []string{host.DecisionApprove, host.DecisionDeny}
+func (o offer) options() []model.Decision {
+	opts := []model.Decision{model.DecisionApprove, model.DecisionDeny}
 	if o.forSession || o.amendment != nil {
-		opts = slices.Insert(opts, 1, host.DecisionApproveForSession)
+		opts = slices.Insert(opts, 1, model.DecisionApproveForSession)
 	}
 	return opts
 }
@@ -115,11 +115,11 @@ func (o offer) options() []string {
 // codexDecision is a Lookout decision in Codex's words. Approving for the
 // session takes acceptForSession when offered, else the exec-policy
 // amendment Codex proposed (allow commands like this one from now on).
-func (o offer) codexDecision(d string) any {
+func (o offer) codexDecision(d model.Decision) any {
 	switch d {
-	case host.DecisionApprove:
+	case model.DecisionApprove:
 		return "accept"
-	case host.DecisionApproveForSession:
+	case model.DecisionApproveForSession:
 		if o.forSession {
 			return "acceptForSession"
 		}
@@ -127,7 +127,7 @@ func (o offer) codexDecision(d string) any {
 			return map[string]any{"acceptWithExecpolicyAmendment": map[string]any{"execpolicy_amendment": o.amendment}}
 		}
 		return "accept"
-	case host.DecisionDeny:
+	case model.DecisionDeny:
 		return "decline"
 	}
 	return "cancel"

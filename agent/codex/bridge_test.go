@@ -13,7 +13,6 @@ import (
 
 	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/codex/codextest"
-	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/host/hosttest"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -298,8 +297,6 @@ func TestHostCloseLeavesNoCodexProcess(t *testing.T) {
 		t.Fatalf("app-server %d still runs after the host closed", pid)
 	}
 }
-
-var _ = host.DecisionApprove
 
 func TestLongCodexSessionPagesOlderHistory(t *testing.T) {
 	r := newRig(t, rigOptions{})

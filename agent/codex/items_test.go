@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -101,23 +100,23 @@ func TestDecisions(t *testing.T) {
 		method      string
 		available   []json.RawMessage
 		amendment   json.RawMessage
-		wantOptions []string
-		decide      string
+		wantOptions []model.Decision
+		decide      model.Decision
 		want        any
 	}{
 		{"plain command approve", "item/commandExecution/requestApproval", nil, nil,
-			[]string{"approve", "deny"}, host.DecisionApprove, "accept"},
+			[]model.Decision{"approve", "deny"}, model.DecisionApprove, "accept"},
 		{"deny is decline", "item/commandExecution/requestApproval", nil, nil,
-			[]string{"approve", "deny"}, host.DecisionDeny, "decline"},
+			[]model.Decision{"approve", "deny"}, model.DecisionDeny, "decline"},
 		{"acceptForSession offered", "item/commandExecution/requestApproval", []json.RawMessage{json.RawMessage(`"accept"`), json.RawMessage(`"acceptForSession"`)}, nil,
-			[]string{"approve", "approveForSession", "deny"}, host.DecisionApproveForSession, "acceptForSession"},
+			[]model.Decision{"approve", "approveForSession", "deny"}, model.DecisionApproveForSession, "acceptForSession"},
 		{"an exec-policy amendment approves for the session", "item/commandExecution/requestApproval", nil, amend,
-			[]string{"approve", "approveForSession", "deny"}, host.DecisionApproveForSession,
+			[]model.Decision{"approve", "approveForSession", "deny"}, model.DecisionApproveForSession,
 			map[string]any{"acceptWithExecpolicyAmendment": map[string]any{"execpolicy_amendment": amend}}},
 		{"file changes take acceptForSession", "item/fileChange/requestApproval", nil, nil,
-			[]string{"approve", "approveForSession", "deny"}, host.DecisionApproveForSession, "acceptForSession"},
+			[]model.Decision{"approve", "approveForSession", "deny"}, model.DecisionApproveForSession, "acceptForSession"},
 		{"cancelled", "item/fileChange/requestApproval", nil, nil,
-			[]string{"approve", "approveForSession", "deny"}, host.DecisionCancelled, "cancel"},
+			[]model.Decision{"approve", "approveForSession", "deny"}, model.DecisionCancelled, "cancel"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

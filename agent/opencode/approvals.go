@@ -66,9 +66,9 @@ func (ts *turnState) askLocked(props json.RawMessage) error {
 		}
 		return nil
 	}
-	opts := []string{host.DecisionApprove, host.DecisionDeny}
+	opts := []model.Decision{model.DecisionApprove, model.DecisionDeny}
 	if len(p.Always) > 0 {
-		opts = []string{host.DecisionApprove, host.DecisionApproveForSession, host.DecisionDeny}
+		opts = []model.Decision{model.DecisionApprove, model.DecisionApproveForSession, model.DecisionDeny}
 	}
 	req := host.ApprovalRequest{ItemID: oi.id, Summary: approvalSummary(p), Options: opts}
 	actx, cancel := context.WithCancel(ts.ctx)
@@ -89,11 +89,11 @@ func (ts *turnState) askLocked(props json.RawMessage) error {
 			}
 			return
 		}
-		if d == host.DecisionApproveForSession {
+		if d == model.DecisionApproveForSession {
 			ts.s.allow(p)
 		}
 		ts.s.reply(p.ID, openCodeReply(d))
-		if d != host.DecisionDeny {
+		if d != model.DecisionDeny {
 			ts.mu.Lock()
 			if !ts.outcome.Finished() && ts.calls[callID(p)] == oi {
 				_ = ts.advanceLocked(oi, model.StatusRunning, nil)
@@ -185,9 +185,9 @@ func (ts *turnState) rejectUnasked(props json.RawMessage) {
 // the session is "once": OpenCode's "always" allows the like of it in every
 // session of the server's project, so the bridge remembers the patterns
 // for the Lookout session itself (session.allow).
-func openCodeReply(d string) string {
+func openCodeReply(d model.Decision) string {
 	switch d {
-	case host.DecisionApprove, host.DecisionApproveForSession:
+	case model.DecisionApprove, model.DecisionApproveForSession:
 		return "once"
 	}
 	return "reject"

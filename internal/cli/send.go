@@ -50,10 +50,8 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 				// The prompt was forgotten: never send the URL as one.
 				return usageErr(errors.New("send: its only argument is a host URL, and the prompt is missing: lookout send [URL] TEXT"))
 			}
-			switch onApproval {
-			case "ask", "approve", "deny":
-			default:
-				return usageErr(fmt.Errorf("--on-approval is ask, approve or deny, not %q", onApproval))
+			if _, _, err := onApprovalDecision(onApproval); err != nil {
+				return usageErr(err)
 			}
 			if newSession && f.session != "" {
 				return usageErr(errors.New("send takes --new or --session, not both"))
@@ -65,6 +63,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 			if strings.TrimSpace(text) == "" {
 				return usageErr(errors.New("send: TEXT is empty"))
 			}
+			decision, ask, _ := onApprovalDecision(onApproval) // checked in Args
 			o := f.options(args[:len(args)-1])
 			if newSession {
 				id, err := createSession(cmd.Context(), o)
@@ -97,12 +96,12 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 						seenApproval[a.ApprovalID] = true
 						// The summary is what gets approved: shown whole.
 						id, summary := termtext.Line(a.ApprovalID), termtext.VisibleLine(a.Summary)
-						if onApproval == "ask" {
+						if ask {
 							fmt.Fprintf(cmd.ErrOrStderr(), "lookout: waiting for approval %s: %s (answer it in lookout attach, or use --on-approval)\n", id, summary)
 							continue
 						}
-						fmt.Fprintf(cmd.ErrOrStderr(), "lookout: %s approval %s: %s\n", map[string]string{"approve": "approving", "deny": "denying"}[onApproval], id, summary)
-						c.Respond(a.ApprovalID, onApproval)
+						fmt.Fprintf(cmd.ErrOrStderr(), "lookout: %s approval %s: %s\n", answering(decision), id, summary)
+						c.Respond(a.ApprovalID, decision)
 					}
 				}
 				r, settled := c.Settlement(cid)
@@ -121,7 +120,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 		},
 	}
 	f.add(cmd, true)
-	cmd.Flags().StringVar(&onApproval, "on-approval", "ask", "what to do when a tool waits for approval: ask (wait for someone to answer), approve, or deny")
+	cmd.Flags().StringVar(&onApproval, "on-approval", onApprovalAsk, "what to do when a tool waits for approval: ask (wait for someone to answer), approve, or deny")
 	cmd.Flags().BoolVar(&newSession, "new", false, "create a new session on the host first and send to it (its id goes to stderr)")
 	return cmd
 }
