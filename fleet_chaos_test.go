@@ -288,9 +288,48 @@ func (w *chaosWorld) check(t *testing.T, hosts []*fleetProc, ns, sid string, cid
 				}
 			}
 		} else if string(got) != string(want) {
+			for _, h := range hosts {
+				t.Logf("%s's pages hold seqs %v", h.id, pagedSeqs(t, h, sid))
+			}
+			for _, c := range readChain(t, w.urls, ns, sid) {
+				if c.last > 0 || c.claim {
+					t.Logf("commit %d by %s claim=%v seqs %d-%d", c.at, c.writer, c.claim, c.first, c.last)
+				}
+			}
 			t.Fatalf("host %s's paged fold differs from %s's", h.id, hosts[0].id)
 		}
 	}
+}
+
+// pagedSeqs lists the seqs of the durable events p's pages hold.
+func pagedSeqs(t *testing.T, p *fleetProc, sid string) []int64 {
+	t.Helper()
+	c := p.dial(t)
+	defer c.Close()
+	var seqs []int64
+	cursor := ""
+	for range 1000 {
+		params := map[string]any{"sessionId": sid, "direction": "after", "limit": 500}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		var page struct {
+			EndCursor string
+			HasNewer  bool
+			Events    []struct{ Params struct{ ViewCursor string } }
+		}
+		c.MustCall(t, "view/page", params, &page)
+		for _, e := range page.Events {
+			if _, seq, ok := model.ParseCursor(e.Params.ViewCursor); ok {
+				seqs = append(seqs, seq)
+			}
+		}
+		if !page.HasNewer || page.EndCursor == cursor {
+			break
+		}
+		cursor = page.EndCursor
+	}
+	return seqs
 }
 
 // pagedFold folds the whole session as a client catching up from nothing

@@ -33,11 +33,17 @@ func (h *Host) stepDown(sid string, why error) {
 	closeResumers(resumers)
 }
 
-// depose stops s as a writer: it emits nothing more, its turn is
+// depose stops s as a writer: it emits and commits nothing more, its turn is
 // cancelled and its queue dropped (the new writer runs it from the
 // journal), and it is retired so that requests make a replica. It returns
 // the connections subscribed to it.
 func (s *session) depose() []*conn {
+	// Holding fmu, no flush is in flight: once depose returns, nothing
+	// this session emitted can reach the journal, even after this host
+	// claims the session again (a flush still retrying would write stale
+	// seqs after the new claim).
+	s.fmu.Lock()
+	defer s.fmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.deposed = true

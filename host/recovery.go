@@ -73,6 +73,10 @@ func (h *Host) restoreSession(rec sessionRecord, sum *shutdownSummary) (*session
 		err = h.j.dropStreams(s.id)
 	}
 	if err != nil {
+		// What recovery emitted and could not commit must never be
+		// committed later (a flush retrying it would write stale seqs
+		// after the next claim of the session): this session is dropped.
+		s.depose()
 		return nil, fmt.Errorf("journal: session %s: recovery: %w", rec.ID, err)
 	}
 	return s, nil
