@@ -20,6 +20,9 @@ func (h *Host) session(id string) *session {
 // loadedSession finds a session by id and folds it if it started
 // unloaded: nil and no error if there is no such session.
 func (h *Host) loadedSession(id string) (*session, error) {
+	if f := h.fleet(); f != nil {
+		f.ensureLive() // a host just resumed from a pause serves nothing as writer first
+	}
 	s := h.session(id)
 	if s == nil || s.isRetired() || (s.replica && !s.loaded.Load()) {
 		// A fleet's session another host writes (listed from the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lookout-sh/lookout/fleet"
@@ -33,6 +34,12 @@ type fleetJournal struct {
 	// each once until the adopter tried it.
 	free    chan string
 	freeSet map[string]bool
+
+	// needRejoin: the liveness lapsed (lapse); the next beat starts a new
+	// incarnation instead of renewing the old one. lapseMu makes a lapse
+	// whole before anyone sees its sessions.
+	needRejoin atomic.Bool
+	lapseMu    sync.Mutex
 
 	stop chan struct{}
 	// ctx ends at close: what the fleet does in the background (beats,
@@ -213,7 +220,6 @@ func (f *fleetJournal) beat() {
 	defer f.done.Done()
 	t := time.NewTicker(f.ttl / 3)
 	defer t.Stop()
-	lapsed := false
 	for {
 		select {
 		case <-f.stop:
@@ -221,17 +227,33 @@ func (f *fleetJournal) beat() {
 		case <-t.C:
 		}
 		ctx, cancel := context.WithTimeout(f.ctx, f.ttl/3)
-		if lapsed {
-			lapsed = f.m.Rejoin(ctx) != nil
+		if f.needRejoin.Load() {
+			if f.m.Rejoin(ctx) == nil {
+				f.needRejoin.Store(false)
+			}
 			cancel()
 			continue
 		}
 		err := f.m.Heartbeat(ctx)
 		cancel()
-		if errors.Is(err, fleet.ErrNotLive) || time.Now().After(f.m.Deadline()) {
-			lapsed = true
+		if errors.Is(err, fleet.ErrNotLive) || f.pastDeadline() {
 			f.lapse(cmpErr(err, errLivenessDeadline))
 		}
+	}
+}
+
+// pastDeadline reports whether this host can no longer be sure it is
+// live: no heartbeat succeeded for 4/5 of the TTL (it was paused,
+// overloaded, or cut off from NATS).
+func (f *fleetJournal) pastDeadline() bool { return time.Now().After(f.m.Deadline()) }
+
+// ensureLive lapses this host at once when it is past its deadline, so
+// that a request arriving right after a pause (SIGSTOP) is never served
+// by a writer that may have been replaced meanwhile; the beat would see
+// it only at its next tick.
+func (f *fleetJournal) ensureLive() {
+	if !f.needRejoin.Load() && f.pastDeadline() {
+		f.lapse(errLivenessDeadline)
 	}
 }
 
@@ -244,8 +266,13 @@ func cmpErr(err, otherwise error) error {
 	return otherwise
 }
 
-// lapse steps down from every session this host writes.
+// lapse steps down from every session this host writes, and makes the
+// next beat rejoin under a new incarnation (the old one's leases name
+// sessions this host no longer writes: every host may take them).
 func (f *fleetJournal) lapse(why error) {
+	f.lapseMu.Lock()
+	defer f.lapseMu.Unlock()
+	f.needRejoin.Store(true)
 	f.mu.Lock()
 	sids := make([]string, 0, len(f.leases))
 	for sid := range f.leases {
