@@ -200,7 +200,10 @@ type sessionLog struct {
 	// appended since). It stays so until claim: the journal never
 	// appends after another writer's commits on its own belief.
 	fenced bool
-	forks  forkLog // commits of a second writer's chain, skipped
+	// uncertain: the last publish failed without a refusal; it may have
+	// been stored (resolveUncertain).
+	uncertain bool
+	forks     forkLog // commits of a second writer's chain, skipped
 	// evRefs are the commits holding events, in order, and streamAts the
 	// commits recording streamed deltas since the last drop; both cover
 	// the subject up to refsTo.

@@ -282,3 +282,56 @@ func TestJetStreamFencedJournalReadsTheNewWriter(t *testing.T) {
 		t.Fatalf("a's append after stepping down: %v, want errJournalNotWriter", err)
 	}
 }
+
+// A commit whose publish failed but was stored all the same (its answer
+// was lost past the retries) is not appended twice, and does not fence
+// its own writer: the next write finds its own message as the tail and
+// appends only what it lacks.
+func TestJetStreamCommitStoredDespiteAFailedPublish(t *testing.T) {
+	node := natstest.Start(t, t.TempDir())
+	j := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "un", HostID: "a"})
+	if err := j.append("s1", []journalEvent{ev(1)}, nil, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	// The publish of ev 2 is stored, but the writer never hears so.
+	l := j.log("s1")
+	l.mu.Lock()
+	ctx, cancel := j.opContext()
+	_, err := j.publishCommit(ctx, "s1", l.tail.at, commit{events: []journalEvent{ev(2)}}, commitRef{first: 2, last: 2, count: 1, writer: j.writer}, 2, 0)
+	cancel()
+	l.uncertain = true
+	l.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The flush retries the batch, with what was emitted since.
+	if err := j.append("s1", []journalEvent{ev(2), ev(3)}, nil, nil, 0); err != nil {
+		t.Fatalf("the retried append: %v", err)
+	}
+	r := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "un"})
+	evs, _, err := r.readAfter("s1", 0, 10, 10, 1<<20)
+	if err != nil || !slices.Equal(seqsOf(evs), []int64{1, 2, 3}) {
+		t.Fatalf("the journal reads %v, %v; want 1 2 3 once each", seqsOf(evs), err)
+	}
+	if f := r.forks("s1"); f != "" {
+		t.Fatalf("the retry forked the chain: %s", f)
+	}
+}
+
+// A writer unsure of its last publish that finds another writer's claim
+// as the tail is fenced: it never writes after it.
+func TestJetStreamUncertainWriterFindsAClaim(t *testing.T) {
+	node := natstest.Start(t, t.TempDir())
+	a := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "uc", HostID: "a"})
+	b := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "uc", HostID: "b"})
+	if err := a.append("s1", []journalEvent{ev(1)}, nil, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	a.log("s1").uncertain = true
+	if err := b.claim("s1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.append("s1", []journalEvent{ev(2)}, nil, nil, 0); !errors.Is(err, errJournalNotWriter) {
+		t.Fatalf("a's append after b's claim, unsure of its last publish: %v, want errJournalNotWriter", err)
+	}
+}

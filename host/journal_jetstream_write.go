@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -42,13 +43,47 @@ func (j *jsJournal) claim(sid string) error {
 	var err error
 	for range 5 {
 		l.mu.Lock()
-		l.owned, l.known, l.fenced = false, false, false
+		l.owned, l.known, l.fenced, l.uncertain = false, false, false, false
 		l.mu.Unlock()
 		if err = j.write(sid, commit{}, 0, commitMarks{claim: true}); !errors.Is(err, errJournalNotWriter) {
 			return err
 		}
 	}
 	return err
+}
+
+// errCommitUncertain: a publish's outcome is unknown (it may have been
+// stored); the commit is retried by the caller.
+var errCommitUncertain = errors.New("journal: a commit's outcome is unknown")
+
+// resolveUncertain learns what became of the last publish that failed:
+// the subject's last message is the one this journal knew (nothing was
+// stored), one of its own (stored after all: it is the tail now), or
+// another writer's (this journal was fenced meanwhile). The caller holds
+// l.mu.
+func (j *jsJournal) resolveUncertain(ctx context.Context, sid string, l *sessionLog) error {
+	var m *jetstream.RawStreamMsg
+	err := retrying(ctx, func(ctx context.Context) (err error) {
+		m, err = j.stream.GetLastMsgForSubject(ctx, j.subject(sid))
+		return err
+	})
+	if err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
+		return err
+	}
+	switch {
+	case err != nil || m.Sequence == l.tail.at:
+	case m.Header.Get(hdrWriter) == j.writer:
+		_, t, err := refOf(m.Sequence, m.Header)
+		if err != nil {
+			return err
+		}
+		l.tail = tailState{at: t.at, high: max(t.high, l.tail.high), lease: max(t.lease, l.tail.lease)}
+	default:
+		l.owned, l.fenced = false, true
+		return fmt.Errorf("%w (session %s: %s wrote after this journal's last commit)", errJournalNotWriter, sid, writerName(m.Header.Get(hdrWriter)))
+	}
+	l.uncertain = false
+	return nil
 }
 
 // fence marks this journal no longer sid's writer (its host stepped
@@ -75,13 +110,21 @@ func (j *jsJournal) write(sid string, c commit, lease int64, marks commitMarks) 
 	if l.fenced {
 		return fmt.Errorf("%w (session %s)", errJournalNotWriter, sid)
 	}
+	if l.uncertain {
+		if err := j.resolveUncertain(ctx, sid, l); err != nil {
+			return err
+		}
+	}
 	if err := j.syncTail(ctx, sid, l); err != nil {
 		return err
 	}
 	before := l.tail
+	// A commit whose publish failed may have been stored all the same:
+	// its events are not appended twice.
+	c.events = slices.DeleteFunc(slices.Clone(c.events), func(e journalEvent) bool { return e.Seq <= before.high })
 	lease = max(before.lease, lease)
 	if len(c.events)+len(c.streamed)+len(c.completed) == 0 && marks == (commitMarks{}) && lease == before.lease {
-		return nil // nothing to store
+		return nil // nothing to store (or stored already)
 	}
 	parts := c.split(min(jsPartBytes, int(j.nc.MaxPayload())/2))
 	for i, p := range parts {
@@ -100,6 +143,8 @@ func (j *jsJournal) write(sid string, c commit, lease int64, marks commitMarks) 
 		if err != nil {
 			if errors.Is(err, errJournalNotWriter) {
 				l.owned, l.fenced = false, true
+			} else {
+				l.uncertain = true // stored or not: the next write asks
 			}
 			return err
 		}
@@ -152,8 +197,10 @@ func (j *jsJournal) publishCommit(ctx context.Context, sid string, expect uint64
 		ack, err := j.js.PublishMsg(actx, msg, jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(expect))
 		cancel()
 		if err == nil && ack.Duplicate && !retried {
-			// Only this writer sends this id, and this is its first try.
-			return 0, fmt.Errorf("%w: message id %s was already stored at %d", errJournalNotWriter, id, ack.Sequence)
+			// Only this writer sends this id: an earlier write whose
+			// publish failed was stored after all. Its outcome is
+			// resolved by the next write (resolveUncertain).
+			return 0, fmt.Errorf("%w: message id %s was stored at %d by an earlier attempt", errCommitUncertain, id, ack.Sequence)
 		}
 		if err == nil {
 			return ack.Sequence, nil
