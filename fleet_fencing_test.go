@@ -46,6 +46,15 @@ func startFleetHost(t testing.TB, bin, urls, ns, id string, ttl time.Duration) *
 // start runs the process (again, after kill: same data, same fleet id).
 func (p *fleetProc) start(t testing.TB) {
 	t.Helper()
+	if !p.logged {
+		p.logged = true
+		t.Cleanup(func() {
+			if t.Failed() {
+				b, _ := os.ReadFile(filepath.Join(p.dir, "serve.log"))
+				t.Logf("host %s's log:\n%s", p.id, tail(b, 6000))
+			}
+		})
+	}
 	log, err := os.OpenFile(filepath.Join(p.dir, "serve.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		t.Fatal(err)
@@ -57,15 +66,6 @@ func (p *fleetProc) start(t testing.TB) {
 		t.Fatal(err)
 	}
 	p.cmd, p.url, p.token, p.dead, p.paused = cmd, url, strings.TrimSpace(string(tok)), false, false
-	if !p.logged {
-		p.logged = true
-		t.Cleanup(func() {
-			if t.Failed() {
-				b, _ := os.ReadFile(filepath.Join(p.dir, "serve.log"))
-				t.Logf("host %s's log:\n%s", p.id, tail(b, 6000))
-			}
-		})
-	}
 }
 
 // tail is the last n bytes of b.

@@ -23,8 +23,9 @@ func TestSearchLoadsOlderHistoryAndTheEditorRoundTrip(t *testing.T) {
 	addr := freeAddr(t)
 	startHost(t, bin, addr, data, env)
 	editor := filepath.Join(dir, "editor.sh")
-	// The editor appends a line to the file it is given, as a person would.
-	if err := os.WriteFile(editor, []byte("#!/bin/sh\nprintf ' and then edited in the editor' >> \"$1\"\n"), 0o755); err != nil {
+	// The editor adds to the draft's line, before the file's final
+	// newline, as a person typing at its end would.
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\nsed -i 's/$/ and then edited in the editor/' \"$1\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	tm := startTerm(t, dir, env, fmt.Sprintf("env VISUAL=%s %s attach ws://%s --data %s --tail 4 --theme dark --log %s",
