@@ -171,16 +171,18 @@ func (m *Member) sawWriter(e jetstream.KeyValueEntry) (free, taken []string) {
 	return free, taken
 }
 
-// unwritten lists the sessions whose lease names no live incarnation.
+// unwritten lists the sessions whose lease names no live incarnation,
+// and those whose lease names this one: the host may hold such a lease
+// in the bucket without writing the session (its claim failed and the
+// release did not go through), and nobody else will take it while this
+// host lives. Free's receiver skips the sessions it does write.
 func (m *Member) unwritten() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var free []string
 	for k, rec := range m.view.writerOf {
-		if rec.Host == m.cfg.HostID && rec.Incarnation == m.inc {
-			continue
-		}
-		if !m.seemsLiveLocked(rec) {
+		mine := rec.Host == m.cfg.HostID && rec.Incarnation == m.inc
+		if mine || !m.seemsLiveLocked(rec) {
 			free = append(free, m.view.sids[k])
 		}
 	}

@@ -69,6 +69,12 @@ func (h *Host) replicaSession(sid string) (*session, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
+	// This host does not write the session (unless it is taking it over
+	// right now): the tail it may have written once is not the tail,
+	// whatever its journal remembers.
+	if !f.holds(sid) {
+		f.js.fence(sid)
+	}
 	s := newSession(h, rec)
 	s.replica = true
 	if e, err := f.m.Lookup(context.Background(), sid); err == nil {

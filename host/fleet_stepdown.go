@@ -21,12 +21,12 @@ var errDeposed = errors.New("this host no longer writes the session: another fle
 func (h *Host) stepDown(sid string, why error) {
 	h.replicaMu.Lock()
 	defer h.replicaMu.Unlock()
+	if f := h.fleet(); f != nil {
+		f.dropLease(sid) // and fence its journal, whatever serves it here
+	}
 	s := h.session(sid)
 	if s == nil || s.replica || s.isRetired() {
 		return
-	}
-	if f := h.fleet(); f != nil {
-		f.dropLease(sid)
 	}
 	resumers := s.depose()
 	h.log.Warn("this host stopped writing a session; it serves it as a replica from now on", "session", sid, "why", why)

@@ -30,8 +30,8 @@ func (h *Host) adoptSession(rec sessionRecord) error {
 	old := h.sessions[rec.ID]
 	closing := h.closing
 	h.mu.Unlock()
-	if (old != nil && !old.replica) || closing {
-		return nil
+	if (old != nil && !old.replica && !old.isRetired()) || closing {
+		return nil // this host writes it already
 	}
 	var resumers []*conn
 	if old != nil {
