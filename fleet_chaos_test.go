@@ -67,6 +67,17 @@ func TestFleetChaosSchedules(t *testing.T) {
 type chaosWorld struct {
 	natsBin, urls, bin string
 	nodes              []*natstest.ProcNode
+	// left is a node a failed schedule left paused or killed.
+	left       *natstest.ProcNode
+	leftKilled bool
+}
+
+func (w *chaosWorld) healLeftovers(t *testing.T) {
+	t.Helper()
+	if w.left != nil {
+		w.heal(t, w.left, w.leftKilled)
+		w.left = nil
+	}
 }
 
 const chaosTTL = 2 * time.Second
@@ -75,6 +86,7 @@ const chaosTTL = 2 * time.Second
 func (w *chaosWorld) run(t *testing.T, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	ns := fmt.Sprintf("chaos%d", seed)
+	w.healLeftovers(t) // a schedule that failed may have left a node down
 	w.waitJetStream(t)
 	hosts := make([]*fleetProc, 2+rng.IntN(2))
 	for i := range hosts {
@@ -91,6 +103,11 @@ func (w *chaosWorld) run(t *testing.T, seed uint64) {
 	var cids []string
 	var downNode *natstest.ProcNode
 	nodeKilled := false
+	defer func() {
+		if downNode != nil {
+			w.left, w.leftKilled = downNode, nodeKilled
+		}
+	}()
 	steps := 6 + rng.IntN(8)
 	for step := range steps {
 		live := liveHosts(hosts)
@@ -142,6 +159,7 @@ func (w *chaosWorld) run(t *testing.T, seed uint64) {
 	// a client resubmits (same commandId) until a host admits it.
 	if downNode != nil {
 		w.heal(t, downNode, nodeKilled)
+		downNode = nil
 	}
 	w.waitJetStream(t)
 	for _, h := range hosts {

@@ -84,7 +84,10 @@ func Join(ctx context.Context, cfg Config) (*Member, error) {
 	if !nameRE.MatchString(cfg.Namespace) || !nameRE.MatchString(cfg.HostID) {
 		return nil, fmt.Errorf("%w: namespace %q, host %q", errBadName, cfg.Namespace, cfg.HostID)
 	}
-	opts := append([]nats.Option{nats.Name("lookout fleet " + cfg.HostID), nats.MaxReconnects(-1)}, cfg.Options...)
+	// A server that stops answering is left for another within seconds
+	// (three pings), well inside a lease TTL.
+	opts := append([]nats.Option{nats.Name("lookout fleet " + cfg.HostID), nats.MaxReconnects(-1),
+		nats.PingInterval(2 * time.Second), nats.MaxPingsOutstanding(2)}, cfg.Options...)
 	if cfg.Creds != "" {
 		opts = append(opts, nats.UserCredentials(cfg.Creds))
 	}

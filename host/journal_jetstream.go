@@ -67,6 +67,13 @@ func namesFor(ns string) jsNames {
 	}
 }
 
+// natsPingInterval is how often a host pings the NATS server it is
+// connected to: a server that stops answering (paused, cut off) is left
+// for another of the cluster within about three intervals, not the
+// client library's default two minutes, during which every journal
+// request would time out.
+const natsPingInterval = 2 * time.Second
+
 // DefaultJournalNamespace names the stream and buckets of a JetStream
 // journal when Options.JournalNamespace is empty.
 const DefaultJournalNamespace = "lookout"
@@ -92,7 +99,8 @@ func openJetStreamJournal(cfg jetStreamConfig) (*jsJournal, error) {
 	if !namespaceRE.MatchString(ns) {
 		return nil, fmt.Errorf("%w: %q", errBadNamespace, ns)
 	}
-	opts := append([]nats.Option{nats.Name("lookout host"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond)}, cfg.Secure...)
+	opts := append([]nats.Option{nats.Name("lookout host"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
+		nats.PingInterval(natsPingInterval), nats.MaxPingsOutstanding(2)}, cfg.Secure...)
 	if cfg.Creds != "" {
 		opts = append(opts, nats.UserCredentials(cfg.Creds))
 	}
