@@ -322,31 +322,15 @@ func (w *chaosWorld) check(t *testing.T, hosts []*fleetProc, ns, sid string, cid
 // pagedSeqs lists the seqs of the durable events p's pages hold.
 func pagedSeqs(t *testing.T, p *fleetProc, sid string) []int64 {
 	t.Helper()
-	c := p.dial(t)
-	defer c.Close()
 	var seqs []int64
-	cursor := ""
-	for range 1000 {
-		params := map[string]any{"sessionId": sid, "direction": "after", "limit": 500}
-		if cursor != "" {
-			params["cursor"] = cursor
-		}
-		var page struct {
-			EndCursor string
-			HasNewer  bool
-			Events    []struct{ Params struct{ ViewCursor string } }
-		}
-		c.MustCall(t, "view/page", params, &page)
-		for _, e := range page.Events {
-			if _, seq, ok := model.ParseCursor(e.Params.ViewCursor); ok {
+	eachPagedEvent(t, p, sid, func(_ string, params json.RawMessage) {
+		var e struct{ ViewCursor string }
+		if json.Unmarshal(params, &e) == nil {
+			if _, seq, ok := model.ParseCursor(e.ViewCursor); ok {
 				seqs = append(seqs, seq)
 			}
 		}
-		if !page.HasNewer || page.EndCursor == cursor {
-			break
-		}
-		cursor = page.EndCursor
-	}
+	})
 	return seqs
 }
 
@@ -354,9 +338,26 @@ func pagedSeqs(t *testing.T, p *fleetProc, sid string) []int64 {
 // does: view/page after, until hasNewer is false.
 func pagedFold(t *testing.T, p *fleetProc, sid string) *model.State {
 	t.Helper()
+	st := model.NewState(sid)
+	st.Epoch = eachPagedEvent(t, p, sid, func(method string, params json.RawMessage) {
+		ev, err := model.DecodeNotification(method, params)
+		if err == nil {
+			err = st.Apply(ev)
+		}
+		if err != nil {
+			t.Fatalf("%s's page: %s: %v", p.id, method, err)
+		}
+	})
+	return st
+}
+
+// eachPagedEvent pages session sid through p from its start (view/page
+// after, until hasNewer is false), calls fn for every event, and returns
+// the epoch.
+func eachPagedEvent(t *testing.T, p *fleetProc, sid string, fn func(method string, params json.RawMessage)) string {
+	t.Helper()
 	c := p.dial(t)
 	defer c.Close()
-	st := model.NewState(sid)
 	cursor := ""
 	for range 10_000 {
 		params := map[string]any{"sessionId": sid, "direction": "after", "limit": 500}
@@ -373,18 +374,11 @@ func pagedFold(t *testing.T, p *fleetProc, sid string) *model.State {
 			}
 		}
 		c.MustCall(t, "view/page", params, &page)
-		st.Epoch = page.Epoch
 		for _, e := range page.Events {
-			ev, err := model.DecodeNotification(e.Method, e.Params)
-			if err == nil {
-				err = st.Apply(ev)
-			}
-			if err != nil {
-				t.Fatalf("%s's page: %s: %v", p.id, e.Method, err)
-			}
+			fn(e.Method, e.Params)
 		}
 		if !page.HasNewer {
-			return st
+			return page.Epoch
 		}
 		if page.EndCursor == cursor {
 			t.Fatalf("%s's pages do not advance past %s", p.id, cursor)
@@ -392,7 +386,7 @@ func pagedFold(t *testing.T, p *fleetProc, sid string) *model.State {
 		cursor = page.EndCursor
 	}
 	t.Fatalf("%s's pages never end", p.id)
-	return nil
+	return ""
 }
 
 func promptCounts(t *testing.T, st *model.State) map[string]int {

@@ -183,14 +183,21 @@ func TestLeaseTakeoverAfterDeath(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A replica of the bucket may answer before it applied the release.
-	deadline = time.Now().Add(10 * time.Second)
+	acquireWithin(t, a, "s1", 10*time.Second)
+}
+
+// acquireWithin acquires sid's lease for m, asking again while another
+// host seems to hold it, for at most d.
+func acquireWithin(t *testing.T, m *fleet.Member, sid string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for {
-		_, err := a.Acquire(ctx, "s1")
+		_, err := m.Acquire(t.Context(), sid)
 		if err == nil {
-			break
+			return
 		}
 		if !errors.Is(err, fleet.ErrHeld) || time.Now().After(deadline) {
-			t.Fatalf("acquire after a release: %v", err)
+			t.Fatalf("acquire %s: %v", sid, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -231,17 +238,7 @@ func TestWatchReportsFreeAndTakenSessions(t *testing.T) {
 		t.Fatal("b never heard that s1's writer died")
 	}
 	// Free is a candidate: the host's key may outlive the view's patience.
-	deadline := time.Now().Add(10 * ttl)
-	for {
-		_, err := b.Acquire(ctx, "s1")
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, fleet.ErrHeld) || time.Now().After(deadline) {
-			t.Fatal(err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	acquireWithin(t, b, "s1", 10*ttl)
 	select {
 	case sid := <-taken:
 		if sid != "s1" {
