@@ -210,6 +210,8 @@ func TestPlanSubscribe(t *testing.T) {
 	held := heldRange{SessionID: "s1", Epoch: "e1", Gen: 1, Cursor: 10, DurableCursor: 10, Authority: true}
 	noAuthority := held
 	noAuthority.Authority = false
+	pastDelta := held // folded a delta at 12 after the durable event at 10
+	pastDelta.Cursor = 12
 	snapshot := json.RawMessage(`{"epoch":"e2","head":"v:s1:30","delivery":"snapshot","snapshot":{"items":[],"cursor":"v:s1:30","durableCursor":"v:s1:30"}}`)
 	sameEpochSnapshot := json.RawMessage(`{"epoch":"e1","head":"v:s1:30","delivery":"snapshot","snapshot":{"items":[],"cursor":"v:s1:30","durableCursor":"v:s1:30"}}`)
 	suffix := func(epoch string, head int64) json.RawMessage {
@@ -247,6 +249,8 @@ func TestPlanSubscribe(t *testing.T) {
 			"suffix in e1; catch up"},
 		{"suffix at the head", suffix("e1", 10), nil, held, "durable", false,
 			"suffix in e1; live"},
+		{"suffix at the head, the cursor on an ephemeral event: a durable one before it may be lost", suffix("e1", 12), nil, pastDelta, "durable", false,
+			"suffix in e1; catch up"},
 		{"suffix from another epoch", suffix("e2", 30), nil, held, "durable", false,
 			"suffix in e2; resync: suffix delivery from another epoch"},
 		{"an unknown delivery", json.RawMessage(`{"epoch":"e1","delivery":"telepathy"}`), nil, held, "durable", false,

@@ -51,7 +51,8 @@ type subscribePlan struct {
 // in Replay mode, where the client folds the epoch's history itself: from
 // its cursor when it holds the epoch with authority, else from the start.
 // A suffix continues the held range: in another epoch it cannot (resync);
-// a range already at the head is live; else it catches up by pages.
+// a range already at the head whose last event is durable is live; else
+// it catches up by pages.
 func planSubscribe(res json.RawMessage, rerr *model.RPCError, held heldRange, durability string, replay bool) subscribePlan {
 	if rerr != nil {
 		if rerr.Code == model.CodeUnknownSession {
@@ -82,7 +83,11 @@ func planSubscribe(res json.RawMessage, rerr *model.RPCError, held heldRange, du
 		switch {
 		case r.Epoch != held.Epoch:
 			p.Next, p.Why = subscribeResync, "suffix delivery from another epoch"
-		case held.Cursor >= headSeq:
+		case held.Cursor >= headSeq && held.DurableCursor >= held.Cursor:
+			// Every durable event up to the head is held. A cursor on
+			// an ephemeral event is not proof: a durable one before it
+			// may have been lost (an ephemeral event never reveals a
+			// gap), so that range catches up by a page.
 			p.Next = subscribeLive
 		}
 		return p
