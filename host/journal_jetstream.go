@@ -238,11 +238,7 @@ func (j *jsJournal) syncTail(ctx context.Context, sid string, l *sessionLog) err
 	if l.owned && l.known {
 		return nil
 	}
-	var m *jetstream.RawStreamMsg
-	err := retrying(ctx, func(ctx context.Context) (err error) {
-		m, err = j.stream.GetLastMsgForSubject(ctx, j.subject(sid))
-		return err
-	})
+	m, err := j.lastMessage(ctx, sid)
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		l.tail, l.known = tailState{}, true
 		return nil
@@ -255,12 +251,27 @@ func (j *jsJournal) syncTail(ctx context.Context, sid string, l *sessionLog) err
 		return err
 	}
 	if t.at > l.tail.at {
-		// A journal another writer forked may end on the lesser chain:
-		// the high seq and lease only ever grow.
-		l.tail = tailState{at: t.at, high: max(t.high, l.tail.high), lease: max(t.lease, l.tail.lease)}
+		l.advanceTail(t)
 	}
 	l.known = true
 	return nil
+}
+
+// lastMessage reads the subject's last message (ErrMsgNotFound: none).
+func (j *jsJournal) lastMessage(ctx context.Context, sid string) (*jetstream.RawStreamMsg, error) {
+	var m *jetstream.RawStreamMsg
+	err := retrying(ctx, func(ctx context.Context) (err error) {
+		m, err = j.stream.GetLastMsgForSubject(ctx, j.subject(sid))
+		return err
+	})
+	return m, err
+}
+
+// advanceTail makes t the tail. A journal another writer forked may end
+// on the lesser chain: the high seq and lease only ever grow. The caller
+// holds l.mu.
+func (l *sessionLog) advanceTail(t tailState) {
+	l.tail = tailState{at: t.at, high: max(t.high, l.tail.high), lease: max(t.lease, l.tail.lease)}
 }
 
 // index adds one commit to l's refs. The parts of a split commit count

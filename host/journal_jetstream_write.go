@@ -62,11 +62,7 @@ var errCommitUncertain = errors.New("journal: a commit's outcome is unknown")
 // another writer's (this journal was fenced meanwhile). The caller holds
 // l.mu.
 func (j *jsJournal) resolveUncertain(ctx context.Context, sid string, l *sessionLog) error {
-	var m *jetstream.RawStreamMsg
-	err := retrying(ctx, func(ctx context.Context) (err error) {
-		m, err = j.stream.GetLastMsgForSubject(ctx, j.subject(sid))
-		return err
-	})
+	m, err := j.lastMessage(ctx, sid)
 	if err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
 		return err
 	}
@@ -77,7 +73,7 @@ func (j *jsJournal) resolveUncertain(ctx context.Context, sid string, l *session
 		if err != nil {
 			return err
 		}
-		l.tail = tailState{at: t.at, high: max(t.high, l.tail.high), lease: max(t.lease, l.tail.lease)}
+		l.advanceTail(t)
 	default:
 		l.owned, l.fenced = false, true
 		return fmt.Errorf("%w (session %s: %s wrote after this journal's last commit)", errJournalNotWriter, sid, writerName(m.Header.Get(hdrWriter)))
