@@ -87,10 +87,17 @@ func (j *jsJournal) readAfter(sid string, after, upto int64, limit, maxBytes int
 }
 
 // readCommit reads and decodes the commit stored at stream sequence at.
+// The caller knows the message exists (a ref named it), so "not found"
+// is a replica that has not caught up yet, and is asked again for a
+// while before it counts.
 func (j *jsJournal) readCommit(ctx context.Context, at uint64) (commit, error) {
 	var m *jetstream.RawStreamMsg
+	lagUntil := time.Now().Add(replicaLagWait)
 	err := retrying(ctx, func(ctx context.Context) (err error) {
 		m, err = j.stream.GetMsg(ctx, at)
+		if errors.Is(err, jetstream.ErrMsgNotFound) && time.Now().Before(lagUntil) {
+			return fmt.Errorf("%w: %w", errReplicaLag, err)
+		}
 		return err
 	})
 	if err != nil {
@@ -98,6 +105,13 @@ func (j *jsJournal) readCommit(ctx context.Context, at uint64) (commit, error) {
 	}
 	return decodeCommit(m.Data)
 }
+
+// replicaLagWait bounds how long a message known to exist may be
+// missing from the replica that answers a read.
+const replicaLagWait = 3 * time.Second
+
+// errReplicaLag marks a read a lagging replica could not answer yet.
+var errReplicaLag = errors.New("journal: replica behind")
 
 // errStopRange ends a directRange early: the reader has what it needs.
 var errStopRange = errors.New("journal: enough read")

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lookout-sh/lookout/internal/natstest"
 )
@@ -333,5 +334,33 @@ func TestJetStreamUncertainWriterFindsAClaim(t *testing.T) {
 	}
 	if err := a.append("s1", []journalEvent{ev(2)}, nil, nil, 0); !errors.Is(err, errJournalNotWriter) {
 		t.Fatalf("a's append after b's claim, unsure of its last publish: %v, want errJournalNotWriter", err)
+	}
+}
+
+// A commit a ref names but the answering replica does not hold yet is
+// asked for again until it arrives, not reported missing at once.
+func TestJetStreamReadCommitWaitsForALaggingReplica(t *testing.T) {
+	node := natstest.Start(t, t.TempDir())
+	j := openJS(t, jetStreamConfig{URLs: node.URL(), Namespace: "lag", HostID: "a"})
+	if err := j.append("s1", []journalEvent{ev(1)}, nil, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	next := j.log("s1").tail.at + 1 // where the next commit will be stored
+	done := make(chan error, 1)
+	go func() {
+		ctx, cancel := j.opContext()
+		defer cancel()
+		c, err := j.readCommit(ctx, next)
+		if err == nil && (len(c.events) != 1 || c.events[0].Seq != 2) {
+			err = errors.New("read the wrong commit")
+		}
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // the read has been refused at least once
+	if err := j.append("s1", []journalEvent{ev(2)}, nil, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("reading a commit stored late: %v", err)
 	}
 }

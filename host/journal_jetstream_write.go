@@ -275,7 +275,7 @@ func retryable(err error) bool {
 	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) ||
 		errors.Is(err, nats.ErrConnectionReconnecting) || errors.Is(err, nats.ErrDisconnected) ||
-		hasAPICode(err, jsClusterNotAvailable)
+		hasAPICode(err, jsClusterNotAvailable) || errors.Is(err, errReplicaLag)
 }
 
 // jsClusterNotAvailable: "JetStream system temporarily unavailable", a
