@@ -48,7 +48,7 @@ func TestTypingAfterTabNeverApprovesOrQuits(t *testing.T) {
 	if d.qt {
 		t.Fatal("q quit with a draft waiting")
 	}
-	d.wantScreen("Discard the draft and quit?")
+	d.wantScreen("Discard the draft and 2 prompts not sent yet, and quit?")
 	d.keys("n")
 	d.noScreen("Discard the draft")
 	if d.qt || d.m.comp.value() != "please also" {
@@ -69,7 +69,27 @@ func TestTranscriptLettersActWithoutADraft(t *testing.T) {
 	if !hasCall(f, "respond:ap1:approve") {
 		t.Fatalf("calls %v", f.Calls())
 	}
+	// Two of the session's prompts have no answer from the host yet: q
+	// says they would be lost, and only y quits.
 	d.keys("q")
+	d.wantScreen("Quit and drop 2 prompts not sent yet?")
+	d.keys("n")
+	if d.qt {
+		t.Fatal("q quit while prompts were still sending")
+	}
+	d.wantScreen("still sending 2 prompts not sent yet")
+	d.keys("q", "y")
+	if !d.qt {
+		t.Fatal("q then y did not quit")
+	}
+}
+
+// With nothing at stake, q quits at once.
+func TestQuitWithNothingAtStake(t *testing.T) {
+	f := newFake(t)
+	longSession(f, 1, 3)
+	d := newDriver(t, 120, 40, Options{Source: f})
+	d.keys("tab", "q")
 	if !d.qt {
 		t.Fatal("q did not quit")
 	}
@@ -135,17 +155,38 @@ func TestDraftGate(t *testing.T) {
 func TestCtrlCNotice(t *testing.T) {
 	cases := []struct {
 		done, next ctrlCAction
+		unsent     int
 		want       string
 	}{
-		{ctrlCArm, ctrlCQuit, "ctrl+c again quits"},
-		{ctrlCArm, ctrlCClear, "ctrl+c again clears the draft"},
-		{ctrlCInterrupt, ctrlCQuit, "interrupting · ctrl+c again quits"},
-		{ctrlCInterrupt, ctrlCClear, "interrupting · ctrl+c again clears the draft"},
-		{ctrlCClear, ctrlCQuit, "draft cleared (↑ in the composer brings it back) · ctrl+c again quits"},
+		{ctrlCArm, ctrlCQuit, 0, "ctrl+c again quits"},
+		{ctrlCArm, ctrlCClear, 0, "ctrl+c again clears the draft"},
+		{ctrlCInterrupt, ctrlCQuit, 0, "interrupting · ctrl+c again quits"},
+		{ctrlCInterrupt, ctrlCClear, 0, "interrupting · ctrl+c again clears the draft"},
+		{ctrlCClear, ctrlCQuit, 0, "draft cleared (↑ in the composer brings it back) · ctrl+c again quits"},
+		{ctrlCArm, ctrlCQuit, 1, "ctrl+c again quits and drops 1 prompt not sent yet"},
+		{ctrlCClear, ctrlCQuit, 2, "draft cleared (↑ in the composer brings it back) · ctrl+c again quits and drops 2 prompts not sent yet"},
+		{ctrlCArm, ctrlCClear, 1, "ctrl+c again clears the draft"},
 	}
 	for _, c := range cases {
-		if got := ctrlCNotice(c.done, c.next); got != c.want {
-			t.Errorf("ctrlCNotice(%v, %v) = %q, want %q", c.done, c.next, got, c.want)
+		if got := ctrlCNotice(c.done, c.next, c.unsent); got != c.want {
+			t.Errorf("ctrlCNotice(%v, %v, %d) = %q, want %q", c.done, c.next, c.unsent, got, c.want)
+		}
+	}
+}
+
+func TestQuitQuestion(t *testing.T) {
+	cases := []struct {
+		draft  bool
+		unsent int
+		want   string
+	}{
+		{true, 0, "Discard the draft and quit? y quits · any other key keeps it "},
+		{false, 1, "Quit and drop 1 prompt not sent yet? y quits · any other key stays "},
+		{true, 3, "Discard the draft and 3 prompts not sent yet, and quit? y quits · any other key keeps them "},
+	}
+	for _, c := range cases {
+		if got := quitQuestion(c.draft, c.unsent); got != c.want {
+			t.Errorf("quitQuestion(%v, %d) = %q, want %q", c.draft, c.unsent, got, c.want)
 		}
 	}
 }

@@ -218,7 +218,7 @@ func (m *Model) refresh() tea.Cmd {
 	}
 	switch {
 	case m.confirmQuit:
-		label = m.theme.Warning.Bold(true).Render("Discard the draft and quit? y quits · any other key keeps it ")
+		label = m.theme.Warning.Bold(true).Render(quitQuestion(!m.comp.empty(), m.unsentPrompts()))
 	case m.focus == focusTranscript:
 		// Focus is visible where the user types: the rule says the keys
 		// now go to the transcript, and how to get back.

@@ -59,7 +59,9 @@ func (a ctrlCAction) String() string {
 // ctrlCStep is ctrl+c's ladder: interrupt a running turn first (unless
 // already armed), then clear a draft (kept in history: up brings it back),
 // and quit only when armed with nothing left to lose. So a draft is never
-// lost by quitting, whatever has focus.
+// lost by quitting, whatever has focus. A prompt the host has not taken
+// yet does not stop the ladder (it cannot be cleared), but arming says it
+// would be lost (ctrlCNotice).
 func ctrlCStep(armed, turnRunning, draft bool) ctrlCAction {
 	switch {
 	case turnRunning && !armed:
@@ -76,8 +78,11 @@ func ctrlCStep(armed, turnRunning, draft bool) ctrlCAction {
 // (ctrlCArm: nothing, or a notice said again), when the next ctrl+c will
 // do next (ctrlCStep with armed true, on what is left). It names the next
 // press truthfully: with a draft waiting that is clearing it, not quitting.
-func ctrlCNotice(done, next ctrlCAction) string {
+func ctrlCNotice(done, next ctrlCAction, unsent int) string {
 	then := "ctrl+c again quits"
+	if unsent > 0 {
+		then = "ctrl+c again quits and drops " + unsentWords(unsent)
+	}
 	switch next {
 	case ctrlCClear:
 		then = "ctrl+c again clears the draft"
@@ -91,4 +96,25 @@ func ctrlCNotice(done, next ctrlCAction) string {
 		return "draft cleared (↑ in the composer brings it back) · " + then
 	}
 	return then
+}
+
+// unsentWords names the prompts the host has not taken yet: quitting now
+// loses them, so every quit path says so before it acts.
+func unsentWords(n int) string {
+	if n == 1 {
+		return "1 prompt not sent yet"
+	}
+	return itoa(n) + " prompts not sent yet"
+}
+
+// quitQuestion is what q asks before quitting with something to lose: the
+// draft, prompts the host has not taken, or both.
+func quitQuestion(draft bool, unsent int) string {
+	switch {
+	case draft && unsent > 0:
+		return "Discard the draft and " + unsentWords(unsent) + ", and quit? y quits · any other key keeps them "
+	case unsent > 0:
+		return "Quit and drop " + unsentWords(unsent) + "? y quits · any other key stays "
+	}
+	return "Discard the draft and quit? y quits · any other key keeps it "
 }

@@ -22,7 +22,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if msg.String() == "y" {
 			return tea.Quit
 		}
-		m.setNotice("kept the draft", false)
+		kept := "kept the draft"
+		if m.comp.empty() {
+			kept = "still sending " + unsentWords(m.unsentPrompts())
+		}
+		m.setNotice(kept, false)
 		return m.expireNotice()
 	}
 	if key.Matches(msg, km.Global.Quit) {
@@ -137,14 +141,29 @@ func (m *Model) ctrlC() tea.Cmd {
 	expire := m.after(3*time.Second, func(time.Time) tea.Msg { return quitExpiredMsg{gen} })
 	switch step {
 	case ctrlCInterrupt:
-		m.setTurnNotice(ctrlCNotice(step, m.nextCtrlC()), m.view.ActiveTurn.TurnID)
+		m.setTurnNotice(ctrlCNotice(step, m.nextCtrlC(), m.unsentPrompts()), m.view.ActiveTurn.TurnID)
 		return tea.Batch(call(m.src.Interrupt), expire)
 	case ctrlCClear:
 		m.comp.remember(m.comp.value())
 		m.comp.clear()
 	}
-	m.setNotice(ctrlCNotice(step, m.nextCtrlC()), false)
+	m.setNotice(ctrlCNotice(step, m.nextCtrlC(), m.unsentPrompts()), m.unsentPrompts() > 0)
 	return expire
+}
+
+// unsentPrompts counts this client's prompts the host has not taken yet
+// (no answer to their turn/submit): quitting now would lose them.
+func (m *Model) unsentPrompts() int {
+	if m.view == nil {
+		return 0
+	}
+	n := 0
+	for _, p := range m.view.Pending {
+		if !p.Acked {
+			n++
+		}
+	}
+	return n
 }
 
 // nextCtrlC is what the next ctrl+c does once armed, on what is left now.
@@ -156,7 +175,11 @@ func (m *Model) nextCtrlC() ctrlCAction {
 // draft waiting, approving and unqueueing letters only say which
 // deliberate key does it, and q asks before discarding the draft.
 func (m *Model) guarded(action, letter, alt string, act func() tea.Cmd) tea.Cmd {
-	switch draftGate(action, !m.comp.empty()) {
+	atStake := !m.comp.empty()
+	if action == "quit" {
+		atStake = atStake || m.unsentPrompts() > 0
+	}
+	switch draftGate(action, atStake) {
 	case gateRefuse:
 		// Most important first: the status bar may cut the end.
 		m.setNotice(alt+" ("+letter+" is off while a draft waits)", true)

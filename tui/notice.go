@@ -34,7 +34,7 @@ func (m *Model) endTurnNotice() {
 	}
 	m.clearNotice()
 	if m.quitArmed {
-		m.setNotice(ctrlCNotice(ctrlCArm, m.nextCtrlC()), false)
+		m.setNotice(ctrlCNotice(ctrlCArm, m.nextCtrlC(), m.unsentPrompts()), m.unsentPrompts() > 0)
 	}
 }
 
