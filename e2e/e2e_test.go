@@ -300,7 +300,14 @@ func setup(t *testing.T) (dir, bin string, env []string) {
 // such as an export, lands there and not in the source tree).
 func startTerm(t *testing.T, dir string, env []string, command string) *term {
 	t.Helper()
-	tm := &term{t: t, socket: fmt.Sprintf("lookout-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))}
+	return startNamedTerm(t, "", dir, env, command)
+}
+
+// startNamedTerm is startTerm for a test that runs more than one terminal:
+// each name gets its own tmux server.
+func startNamedTerm(t *testing.T, name, dir string, env []string, command string) *term {
+	t.Helper()
+	tm := &term{t: t, socket: fmt.Sprintf("lookout-e2e-%d-%s%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"), name)}
 	var envs []string
 	for _, kv := range env {
 		if strings.HasPrefix(kv, "XDG_") {

@@ -166,7 +166,7 @@ type cacheState struct {
 func (l *loopState) cacheEnabled() bool { return l.o.CacheDir != "-" && l.sessionID != "" }
 
 func (l *loopState) cacheFile() string {
-	return cachePath(l.o.CacheDir, cacheHost(l.c.url), l.sessionID)
+	return cachePath(l.o.CacheDir, cacheHost(l.c.URL()), l.sessionID)
 }
 
 // loadCache paints the replica of (host, session), if there is a good one.
@@ -187,7 +187,7 @@ func (l *loopState) loadCache() {
 		}
 		return
 	}
-	r, err := decodeReplica(data, cacheHost(l.c.url), l.sessionID)
+	r, err := decodeReplica(data, cacheHost(l.c.URL()), l.sessionID)
 	if err == nil {
 		_, err = l.st.LoadSnapshot(l.sessionID, r.Header.Epoch, r.Snap)
 	}
@@ -263,7 +263,7 @@ func (l *loopState) replicaOf() ([]byte, error) {
 	// The items' share of the bound (15/16); the rest (header, queue,
 	// approvals, session values) is checked on the encoded file.
 	snap, cut := l.st.SnapshotWithin(limit, max(l.o.CacheBytes-l.o.CacheBytes/16, 1))
-	h := replicaHeader{Host: cacheHost(l.c.url), SessionID: l.sessionID, Epoch: l.st.Epoch,
+	h := replicaHeader{Host: cacheHost(l.c.URL()), SessionID: l.sessionID, Epoch: l.st.Epoch,
 		Authority: lossless && !cut, SavedAt: l.clock.Now().UTC().Format(time.RFC3339)}
 	if cut {
 		h.Bounded = fmt.Sprintf("the held range passes the cache bound of %d bytes: the newest %d of %d items are stored, display-only", l.o.CacheBytes, len(snap.Items), len(items))

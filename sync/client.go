@@ -117,6 +117,9 @@ type Picture struct {
 	Start *model.View
 	// StartLoading is true while a page of the start window is in flight.
 	StartLoading bool
+	// HostURL is the URL the client dials now: Options.URL, or where the
+	// local host moved to (Options.FollowLocalHost).
+	HostURL string
 	// SessionID is the session followed ("" until chosen).
 	SessionID string
 	// CachePainted is true while the View shows the replica cache's range
@@ -128,9 +131,10 @@ type Picture struct {
 // Run, read it with Current and Updates.
 type Client struct {
 	opts Options
-	url  string      // cred.URL
-	cred Credential  // what is sent to url (ResolveCredential)
-	tls  *tls.Config // for wss:// (Options.TLSCAFile); nil: the system's roots
+	url  atomic.Pointer[string] // cred.URL
+	cred Credential             // what is sent to url (ResolveCredential); the loop's
+
+	tls *tls.Config // for wss:// (Options.TLSCAFile); nil: the system's roots
 
 	updates chan struct{}
 	wake    chan struct{}
@@ -180,21 +184,22 @@ func New(opts Options) (*Client, error) {
 	}
 	c := &Client{
 		opts:    opts,
-		url:     cred.URL,
 		cred:    cred,
 		tls:     tlsConf,
 		updates: make(chan struct{}, 1),
 		wake:    make(chan struct{}, 1),
 		settled: map[string]model.Retirement{},
 	}
+	c.url.Store(&cred.URL)
 	c.loop = newLoopState(c)
 	c.loop.loadCache()
 	c.loop.publish()
 	return c, nil
 }
 
-// URL is the normalised WebSocket URL the client dials.
-func (c *Client) URL() string { return c.url }
+// URL is the normalised WebSocket URL the client dials (it changes when
+// Options.FollowLocalHost follows the local host to a new address).
+func (c *Client) URL() string { return *c.url.Load() }
 
 // Updates is a capacity-1 channel that receives a value after the
 // published Picture changed; several changes coalesce into one signal.

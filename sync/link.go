@@ -68,6 +68,7 @@ func (l *loopState) startDial() {
 	l.dialCh = ch
 	ctx, dial := l.ctx, l.dial
 	if dial == nil {
+		l.followLocalHost()
 		dial = wsDial(l.c.cred, l.c.tls, l.deadAfter)
 	}
 	go func() {

@@ -39,6 +39,10 @@ type Options struct {
 	// DefaultDataDir()). Its token file (DataDir/token) is sent only to the
 	// address the host running there recorded in DataDir/address.
 	DataDir string
+	// FollowLocalHost makes a client whose token came from DataDir follow
+	// the host there when it restarts on another address (hostmove.go):
+	// "the host on this data directory" rather than one address.
+	FollowLocalHost bool
 	// HostsFile is the per-host token store ("" means DefaultHostsFile();
 	// "-" means none).
 	HostsFile string

@@ -83,6 +83,7 @@ func (l *loopState) publish() {
 		SessionID:      l.sessionID,
 		CachePainted:   l.painted,
 		Answers:        l.answerList(),
+		HostURL:        l.c.URL(),
 	}
 	l.c.cur.Store(s)
 	select {

@@ -177,6 +177,7 @@ func (m *Model) pull() {
 	m.endTurnNotice()
 	m.diag.observe(snap, m.now())
 	m.takeReturned(snap)
+	m.observeHost(snap.HostURL)
 }
 
 // refresh lays the screen out again and composes the frame. It is the

@@ -114,8 +114,9 @@ type Model struct {
 
 	quitArmed     bool
 	quitGen       int
-	switchSession bool // the user asked for the session picker
-	confirmQuit   bool // "discard the draft and quit?" is asked
+	switchSession bool   // the user asked for the session picker
+	confirmQuit   bool   // "discard the draft and quit?" is asked
+	hostURL       string // the URL the source dialled at the last pull
 	notice        string
 	noticeBad     bool
 	noticeGen     int

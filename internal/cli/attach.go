@@ -139,7 +139,9 @@ machine on the data directory (--data): a "lookout serve" or another
 				}
 				target, cred.dataDir = u, dir
 			}
-			opts := sync.Options{URL: target, SessionID: session}
+			// Without a URL the user asked for the host on this machine,
+			// wherever it listens next time (it restarts on a new port).
+			opts := sync.Options{URL: target, SessionID: session, FollowLocalHost: len(args) == 0}
 			cred.apply(&opts)
 			ui.serial = serialProcs(os.Getenv("GOMAXPROCS"))
 			return runAttach(cmdContext(cmd), ui, opts, attachChoice{})
@@ -208,7 +210,11 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 			// address that host recorded, which u is. This process
 			// runs no host after all: a client like lookout attach.
 			ui.serial = serialProcs(os.Getenv("GOMAXPROCS"))
-			return runAttach(ctx, ui, sync.Options{URL: u, DataDir: dataDir}, attachChoice{offerNew: !agent.isDemo()})
+			// When that host's window quits, this one runs the host.
+			stop := standby(ctx, ho, standbyPoll, log)
+			defer stop()
+			opts := sync.Options{URL: u, DataDir: dataDir, FollowLocalHost: true}
+			return runAttach(ctx, ui, opts, attachChoice{offerNew: !agent.isDemo()})
 		}
 	}
 	if err != nil {
