@@ -15,8 +15,8 @@ func TestHostMoved(t *testing.T) {
 		{"ws://127.0.0.1:4000/v1/ws", "ws://127.0.0.1:5000/v1/ws", true},
 		{"ws://127.0.0.1:4000/v1/ws", "ws://127.0.0.1:4000/v1/ws", false},
 		{"ws://127.0.0.1:4000/v1/ws", "127.0.0.1:4000", false}, // one host, two spellings
-		{"ws://127.0.0.1:4000/v1/ws", "", false},                // gone, or not written yet
-		{"ws://127.0.0.1:4000/v1/ws", "ws://[::1", false},       // unreadable: stay
+		{"ws://127.0.0.1:4000/v1/ws", "", false},               // gone, or not written yet
+		{"ws://127.0.0.1:4000/v1/ws", "ws://[::1", false},      // unreadable: stay
 	}
 	for _, c := range cases {
 		if got := hostMoved(c.dialled, c.recorded); got != c.want {
