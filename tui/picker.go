@@ -163,7 +163,9 @@ func (p *Picker) View() tea.View {
 	if withHost {
 		head = []string{"TITLE", "STATUS", "HOST", "UPDATED", "SESSION"}
 	}
-	cols := columnWidths(cells, len(head), w-2)
+	// The header is a row too: a column of short cells ("idle") is still
+	// as wide as its name.
+	cols := columnWidths(append(slices.Clip(cells), head), len(head), w-2)
 	if len(p.sessions) > 0 {
 		lines = append(lines, fit("  "+t.Faint.Render(joinColumns(head, cols)), w))
 	}

@@ -237,3 +237,20 @@ func TestPickerShowsTheFleetHost(t *testing.T) {
 		t.Fatalf("HOST is not between STATUS and UPDATED:\n%s", screen)
 	}
 }
+
+// A column whose cells are shorter than its name ("idle" under STATUS)
+// still shows the whole name.
+func TestPickerHeaderIsNeverCut(t *testing.T) {
+	ss := []sync.SessionInfo{{SessionID: "s1", Title: "One", Status: "idle", UpdatedAt: "2026-03-11T14:25:00Z"}}
+	p, err := NewPicker(ss, "h", "dark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Update(tea.WindowSizeMsg{Width: 80, Height: 12})
+	screen := ansi.Strip(p.View().Content)
+	for _, want := range []string{"TITLE", "STATUS", "UPDATED", "SESSION"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("the header lacks %q:\n%s", want, screen)
+		}
+	}
+}
