@@ -57,3 +57,36 @@ func TestExportWritesTheTranscript(t *testing.T) {
 		}
 	}
 }
+
+// At 80 columns the export's whole path is on screen (it used to be cut
+// by the status bar): a notice too long for the status line takes its own
+// lines above it.
+func TestExportPathIsShownWholeAt80Columns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a-rather-long-directory-name", "that-goes-on")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	f := newFake(t)
+	longSession(f, 1, 3)
+	d := newDriver(t, 80, 24, Options{Source: f, SessionID: "01a2346f-7e64-7c4c-ad63-0d7732e46c9c"})
+	d.keys("tab", "w")
+	names := waitGlob(t, filepath.Join(dir, "lookout-*.md"))
+	d.pull()
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(d.screen(), "\n", "")), "")
+	if want := "exportedto" + names[0]; !strings.Contains(flat, want) {
+		t.Fatalf("the screen lacks the whole path %s:\n%s", names[0], d.screen())
+	}
+}
+
+func waitGlob(t *testing.T, pattern string) []string {
+	t.Helper()
+	for range 200 {
+		if names, _ := filepath.Glob(pattern); len(names) > 0 {
+			return names
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("nothing matches %s", pattern)
+	return nil
+}

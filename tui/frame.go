@@ -193,7 +193,8 @@ func (m *Model) refresh() tea.Cmd {
 		approval = approvalLines(m.theme, m.km, m.view, m.snap.Answers, w)
 	}
 	compH := m.comp.height()
-	transH := h - len(banners) - len(approval) - compH - 1
+	notice, noticeLines := m.statusNotice(w)
+	transH := h - len(banners) - len(approval) - compH - 1 - len(noticeLines)
 	var body []string
 	var cmd tea.Cmd
 	m.fresh = 0
@@ -236,7 +237,7 @@ func (m *Model) refresh() tea.Cmd {
 	var status string
 	status, m.statusClick = statusLine(m.theme, statusInput{
 		view: m.view, snap: m.snap, host: m.opts.Host, sessionID: m.opts.SessionID, now: m.now(),
-		spinner: m.spinnerIfActive(), position: m.tr.position(), notice: m.notice, noticeWarn: m.noticeBad,
+		spinner: m.spinnerIfActive(), position: m.tr.position(), notice: notice, noticeWarn: m.noticeBad,
 		mouseOff: !m.mouse, offline: !m.online(),
 		diagnostics: len(m.diag.entries), diagErrors: m.diag.errors > 0,
 	}, w)
@@ -256,6 +257,10 @@ func (m *Model) refresh() tea.Cmd {
 	}
 	b.WriteString(m.comp.view(m.theme, label))
 	b.WriteByte('\n')
+	for _, l := range noticeLines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
 	b.WriteString(status)
 	m.frame = b.String()
 	return cmd
