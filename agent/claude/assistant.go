@@ -23,6 +23,10 @@ type assistantMessage struct {
 	Aborted           bool   `json:"aborted"`
 }
 
+// syntheticModel is the model Claude Code names on a message it wrote
+// itself rather than a model's answer.
+const syntheticModel = "<synthetic>"
+
 // assistant completes the streamed items of the blocks the message
 // holds, or shows blocks that were not streamed.
 func (ts *turnState) assistant(raw json.RawMessage) error {
@@ -54,6 +58,10 @@ func (ts *turnState) assistant(raw json.RawMessage) error {
 	for _, b := range am.Message.Content {
 		var err error
 		switch {
+		case b.Type == "text" && am.Message.Model == syntheticModel:
+			// No model wrote it: the output of a command Claude Code ran
+			// itself (/cost), kept line by line.
+			err = ts.completeBlock(msgID, b.Type, model.KindAgentMessage, status, map[string]any{"text": commandOutputMarkdown(b.Text)})
 		case b.Type == "text":
 			err = ts.completeBlock(msgID, b.Type, model.KindAgentMessage, status, map[string]any{"text": b.Text})
 		case b.Type == "thinking" || b.Type == "redacted_thinking":

@@ -395,3 +395,18 @@ func TestCompactIsAContextCompaction(t *testing.T) {
 	next, _ := r.Turn("say: after the compaction")
 	agenttest.WantCompleted(t, next)
 }
+
+// /cost is a command Claude Code runs itself; its aligned lines reach the
+// transcript as lines (fenced), not joined into one paragraph.
+func TestCostOutputKeepsItsLines(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	first, _ := r.Turn("say: something that costs")
+	agenttest.WantCompleted(t, first)
+	done, _ := r.Turn("/cost")
+	agenttest.WantCompleted(t, done)
+	msg := r.One(model.KindAgentMessage, done.TurnID)
+	text := msg.Text()
+	if !strings.HasPrefix(text, "```") || strings.Count(text, "\n") < 3 {
+		t.Fatalf("/cost output is not kept line by line:\n%s", text)
+	}
+}

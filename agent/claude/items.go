@@ -393,3 +393,25 @@ func localCommandOutput(text string) (string, bool) {
 	t, _, _ = strings.Cut(t, close)
 	return strings.TrimSpace(t), true
 }
+
+// commandOutputMarkdown is a slash command's output as the agent message
+// that shows it. Output of several lines (/cost's aligned table) is fenced
+// as it is: markdown would join its lines into one paragraph. The fence is
+// longer than any run of backticks inside.
+func commandOutputMarkdown(out string) string {
+	if !strings.Contains(out, "\n") {
+		return out
+	}
+	longest, run := 0, 0
+	for _, r := range out {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + "text\n" + out + "\n" + fence
+}
+

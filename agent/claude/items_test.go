@@ -240,3 +240,16 @@ func TestReadFileReadsSmallFilesAtAbsolutePaths(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandOutputMarkdown(t *testing.T) {
+	cases := []struct{ out, want string }{
+		{"Compacted", "Compacted"},
+		{"Total cost:  $0.01\nTotal duration (API):  1.2s", "```text\nTotal cost:  $0.01\nTotal duration (API):  1.2s\n```"},
+		{"a ``` b\nc", "````text\na ``` b\nc\n````"},
+	}
+	for _, c := range cases {
+		if got := commandOutputMarkdown(c.out); got != c.want {
+			t.Errorf("commandOutputMarkdown(%q) = %q, want %q", c.out, got, c.want)
+		}
+	}
+}

@@ -172,7 +172,7 @@ func (s *session) init(m *message) {
 // setModel records the model a response came from when it changed (a
 // fallback model, a /model switch).
 func (s *session) setModel(name string) {
-	if name != "" && name != "<synthetic>" && bridge.JSONString(s.sess.Value(stateModel)) != name {
+	if name != "" && name != syntheticModel && bridge.JSONString(s.sess.Value(stateModel)) != name {
 		_ = s.sess.SetState(map[string]any{stateModel: name})
 	}
 }

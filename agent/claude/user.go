@@ -25,7 +25,7 @@ func (ts *turnState) user(raw json.RawMessage, subagent bool) error {
 	var text string
 	if json.Unmarshal(um.Message.Content, &text) == nil {
 		if out, ok := localCommandOutput(text); ok && out != "" && !subagent {
-			_, err := ts.t.RecordItem(model.KindAgentMessage, model.StatusCompleted, map[string]any{"text": out})
+			_, err := ts.t.RecordItem(model.KindAgentMessage, model.StatusCompleted, map[string]any{"text": commandOutputMarkdown(out)})
 			return err
 		}
 		return nil
