@@ -17,7 +17,6 @@ import (
 
 	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
-	"github.com/lookout-sh/lookout/model"
 )
 
 // Session state names the bridge writes.
@@ -101,8 +100,8 @@ func (a *Agent) session(ctx context.Context, t *host.Turn) (*session, error) {
 		// The session is gone (another CLAUDE_CONFIG_DIR, a deleted
 		// transcript): say so, and carry on in a new session rather than
 		// refuse every turn.
-		_ = t.Warning(model.Warning{RequestKind: "agent", Code: "sessionNotResumed",
-			Message: fmt.Sprintf("Claude Code could not resume session %s (%v); this turn starts a new Claude Code session without the earlier context", id, err)})
+		bridge.ContextLost(t, "sessionNotResumed",
+			fmt.Sprintf("Claude Code could not resume session %s (%v); this turn starts a new Claude Code session without the earlier context", id, err))
 		p, err = startProcess(ctx, a.opts, cwd, "")
 	}
 	if err != nil {

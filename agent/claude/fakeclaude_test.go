@@ -255,6 +255,10 @@ func TestASessionClaudeCannotResumeStartsANewOne(t *testing.T) {
 	if w := warnings(seen, "sessionNotResumed"); len(w) != 1 || !strings.Contains(w[0].Message, old) {
 		t.Errorf("warnings %+v", w)
 	}
+	// The transcript says so too: the warning is gone once the turn ends.
+	if e := r.One(model.KindError, done.TurnID); !strings.Contains(e.String("message"), old) {
+		t.Errorf("no transcript item names the lost session %s: %+v", old, e)
+	}
 	if now := r.StateString("agentSessionId"); now == old || now == "" {
 		t.Errorf("session %q after a failed resume of %q", now, old)
 	}

@@ -57,8 +57,8 @@ func (th *thread) open(ctx context.Context, t *host.Turn, cwd string) error {
 		}
 		// The thread is gone (another CODEX_HOME, a deleted rollout): say
 		// so, and carry on in a new thread rather than refuse every turn.
-		_ = t.Warning(model.Warning{RequestKind: "agent", Code: "threadNotResumed",
-			Message: fmt.Sprintf("Codex could not resume thread %s (%v); this turn starts a new Codex thread without the earlier context", id, err)})
+		bridge.ContextLost(t, "threadNotResumed",
+			fmt.Sprintf("Codex could not resume thread %s (%v); this turn starts a new Codex thread without the earlier context", id, err))
 	}
 	res, err := th.p.conn.call(ctx, "thread/start", map[string]any{"cwd": cwd})
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
-	"github.com/lookout-sh/lookout/model"
 )
 
 // session is one Lookout session's OpenCode session.
@@ -120,8 +120,8 @@ func (s *session) open(ctx context.Context, t *host.Turn, srv *server) error {
 		if err != nil || info.ID == "" {
 			// Gone (another HOME, a deleted database): say so, and carry on
 			// in a new session rather than refuse every turn.
-			_ = t.Warning(model.Warning{RequestKind: "agent", Code: "sessionNotResumed",
-				Message: fmt.Sprintf("OpenCode has no session %s (%v); this turn starts a new OpenCode session without the earlier context", id, err)})
+			bridge.ContextLost(t, "sessionNotResumed",
+				fmt.Sprintf("OpenCode has no session %s (%v); this turn starts a new OpenCode session without the earlier context", id, err))
 			info.ID = ""
 		}
 	}
