@@ -190,6 +190,10 @@ func turnState(t themes.Theme, in statusInput) string {
 		if in.spinner != "" {
 			s = in.spinner + " " + s
 		}
+		// What the agent is busy with before it answers (bridge.Activity).
+		if act := termtext.Line(v.StringValue("activity")); act != "" {
+			s += " · " + act
+		}
 		return t.Accent.Render(s) + t.Muted.Render(queued)
 	}
 	if lt := v.LastTurn; lt != nil && lt.Status != "" && lt.Status != model.StatusCompleted && lt.Status != "unqueued" {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/lookout-sh/lookout/model"
@@ -37,5 +38,29 @@ func TestSessionUsage(t *testing.T) {
 				t.Errorf("sessionUsage = %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// While a turn runs, what the agent says it is doing before it answers
+// (starting its server) stands beside "running"; once cleared, or once
+// the turn is over, it is gone.
+func TestStatusBarShowsTheAgentsActivity(t *testing.T) {
+	f := newFake(t)
+	f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
+	f.frame(model.MethodSessionState, obj{"activity": "starting the OpenCode server"})
+	d := newDriver(t, 100, 24, Options{Source: f})
+	if s := d.status(); !strings.Contains(s, "running") || !strings.Contains(s, "starting the OpenCode server") {
+		t.Fatalf("status %q", s)
+	}
+	f.frame(model.MethodSessionState, obj{"activity": ""})
+	d.pull()
+	if s := d.status(); strings.Contains(s, "starting") || !strings.Contains(s, "running") {
+		t.Fatalf("after the activity ended: status %q", s)
+	}
+	f.frame(model.MethodSessionState, obj{"activity": "stale"})
+	f.frame(model.MethodTurnCompleted, obj{"turnId": "t1", "status": "completed"})
+	d.pull()
+	if s := d.status(); strings.Contains(s, "stale") {
+		t.Fatalf("an activity shown with no turn running: %q", s)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/agent/child"
 	"github.com/lookout-sh/lookout/host"
 )
@@ -85,6 +86,11 @@ func (a *Agent) Launch(string) error {
 
 // Run carries out one Lookout turn as one OpenCode prompt.
 func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
+	act := bridge.NewActivity(t)
+	defer act.Done()
+	if !a.serverLive() {
+		act.Say("starting the OpenCode server")
+	}
 	srv, err := a.server(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -93,6 +99,9 @@ func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
 		return &host.TurnFailure{Code: "agentStartFailed", Message: err.Error()}
 	}
 	s := a.session(t)
+	if !s.openOn(srv) {
+		act.Say("opening the OpenCode session")
+	}
 	octx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	err = s.open(octx, t, srv)
 	cancel()
@@ -105,7 +114,16 @@ func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
 		}
 		return &host.TurnFailure{Code: "agentStartFailed", Message: err.Error()}
 	}
+	act.Done()
 	return s.runTurn(ctx, t, srv)
+}
+
+// serverLive reports whether a server is up already (a turn then starts
+// at once, with nothing to say meanwhile).
+func (a *Agent) serverLive() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.srv != nil && a.srv.alive()
 }
 
 // Close stops the server the bridge started (or leaves the one it

@@ -94,13 +94,18 @@ func (s *session) role(messageID string) string {
 	return s.roles[messageID]
 }
 
+// openOn reports whether the session has its OpenCode session on srv
+// already.
+func (s *session) openOn(srv *server) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.srv == srv && s.ocID != ""
+}
+
 // open makes sure the session has an OpenCode session on srv: the one its
 // state names (checked once per server), else a new one in its directory.
 func (s *session) open(ctx context.Context, t *host.Turn, srv *server) error {
-	s.mu.Lock()
-	ready := s.srv == srv && s.ocID != ""
-	s.mu.Unlock()
-	if ready {
+	if s.openOn(srv) {
 		return nil
 	}
 	dir := s.a.opts.Cwd
