@@ -33,7 +33,7 @@ func TestAttachStartsAndDeletesSessions(t *testing.T) {
 	})
 	tm.keys("C-o")
 	tm.waitText("Sessions on " + addr)
-	tm.waitText("ctrl+n new session")
+	tm.waitText("ctrl+n new · ctrl+d delete")
 	tm.keys("C-n")
 	tm.waitFor("a second, empty session", func(s string) bool {
 		return strings.Contains(s, "beginning of session") && !strings.Contains(s, "That is all for now.")

@@ -144,13 +144,7 @@ func typedText(msg tea.KeyPressMsg) string {
 func (p *Picker) View() tea.View {
 	t := p.theme
 	w := max(p.width, 10)
-	hint := "type to filter · ↑/↓ choose · enter open · esc cancel"
-	if p.offerNew {
-		hint = "type to filter · ↑/↓ choose · enter open · " + p.km.Picker.New.Help().Key + " new session · esc cancel"
-	}
-	if p.del.do != nil {
-		hint += " · " + p.km.Picker.Delete.Help().Key + " delete"
-	}
+	hint := pickerHint(p.km, p.offerNew, p.del.do != nil)
 	hintLine := fit(" "+t.Muted.Render(hint), w)
 	if l, ok := p.deleteLine(w); ok {
 		hintLine = l
@@ -206,6 +200,20 @@ func (p *Picker) View() tea.View {
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	return v
+}
+
+// pickerHint is the picker's key hint. With delete offered as well it
+// says less per key, to stay within 80 columns.
+func pickerHint(km keymap.KeyMap, offerNew, offerDelete bool) string {
+	switch {
+	case offerNew && offerDelete:
+		return "type to filter · ↑/↓ · enter open · " + km.Picker.New.Help().Key + " new · ctrl+d delete · esc cancel"
+	case offerNew:
+		return "type to filter · ↑/↓ choose · enter open · " + km.Picker.New.Help().Key + " new session · esc cancel"
+	case offerDelete:
+		return "type to filter · ↑/↓ choose · enter open · ctrl+d delete · esc cancel"
+	}
+	return "type to filter · ↑/↓ choose · enter open · esc cancel"
 }
 
 // sessionCells are one session's columns: title, status, the fleet host

@@ -43,9 +43,14 @@ func TestPickerDeletesOnlyWhenConfirmed(t *testing.T) {
 	})
 	p.Update(tea.WindowSizeMsg{Width: 120, Height: 10})
 	screen := func() string { return ansi.Strip(p.View().Content) }
-	if !strings.Contains(screen(), "ctrl+d/delete delete") {
+	if !strings.Contains(screen(), "ctrl+n new · ctrl+d delete · esc cancel") {
 		t.Fatalf("the hint does not offer delete:\n%s", screen())
 	}
+	p.Update(tea.WindowSizeMsg{Width: 80, Height: 10})
+	if !strings.Contains(screen(), "esc cancel") {
+		t.Fatalf("the hint is cut at 80 columns:\n%s", screen())
+	}
+	p.Update(tea.WindowSizeMsg{Width: 120, Height: 10})
 
 	// Typing "d" filters; it deletes nothing.
 	p.Update(keyMsg("d"))
