@@ -115,6 +115,17 @@ func TestDeleteSessionForgetsItAcrossARestart(t *testing.T) {
 	if len(snap.Items()) == 0 {
 		t.Fatal("the other session lost its history")
 	}
+
+	// A session a restart left unloaded (quiet) deletes the same way.
+	h2.Close()
+	h3 := hosttest.Start(t, host.Options{DataDir: dir, AgentImpl: agent})
+	c3 := hosttest.Dial(t, h3)
+	c3.MustCall(t, "session/delete", map[string]any{"sessionId": keep}, nil)
+	h3.Close()
+	h4 := hosttest.Start(t, host.Options{DataDir: dir, AgentImpl: agent})
+	if ids := listedIDs(t, hosttest.Dial(t, h4)); len(ids) != 0 {
+		t.Fatalf("after deleting both the list is %v", ids)
+	}
 }
 
 // Deleting a session whose turn is running stops the turn first, then
