@@ -84,7 +84,7 @@ opens the demo session. Type a prompt and press enter; words like "tool",
 
 With --agent codex, the embedded host runs the Codex CLI in the current
 directory (or --cwd) instead: lookout opens a new Codex session, or offers
-the Codex sessions this host already holds (n in the picker starts a new
+the Codex sessions this host already holds (ctrl+n in the picker starts a new
 one). Codex uses your own configuration and login.
 
 "lookout attach URL" attaches to another host; "lookout serve" runs one.`,
@@ -217,7 +217,7 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 			stop := standby(ctx, ho, standbyPoll, log)
 			defer stop()
 			opts := sync.Options{URL: u, DataDir: dataDir, FollowLocalHost: true}
-			return runAttach(ctx, ui, opts, attachChoice{offerNew: !agent.isDemo()})
+			return runAttach(ctx, ui, opts, attachChoice{offerNew: true})
 		}
 	}
 	if err != nil {
