@@ -146,6 +146,9 @@ func (s *session) newItemLocked(run *turnRun, method, kind, status string, field
 	if method == model.MethodItemStarted {
 		run.items = append(run.items, id)
 	}
+	if kind == model.KindError {
+		run.saidError = true
+	}
 	return id, nil
 }
 

@@ -20,6 +20,7 @@ var requestHandlers = map[string]requestHandler{
 	"initialize":          paramsHandler((*conn).initialize),
 	"session/list":        paramsHandler((*conn).listSessions),
 	"session/create":      paramsHandler((*conn).createSession),
+	"session/delete":      paramsHandler((*conn).deleteSessionRequest),
 	"session/subscribe":   (*conn).subscribe,
 	"session/unsubscribe": paramsHandler((*conn).unsubscribe),
 	"view/page":           paramsHandler((*conn).page),

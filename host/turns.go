@@ -39,6 +39,7 @@ type turnRun struct {
 	finished    bool // terminals emitted: the agent may emit nothing more
 	history     bool
 	items       []string // items this turn opened, in order
+	saidError   bool     // the turn holds an error item
 	done        chan struct{}
 }
 
@@ -216,6 +217,9 @@ func (s *session) finishTurnLocked(run *turnRun, err error) {
 		}
 	}
 	s.cancelApprovalsLocked(run.id)
+	if status == model.StatusFailed && !run.saidError {
+		s.recordFailureLocked(run, terr)
+	}
 	fields := map[string]any{"turnId": run.id, "status": status}
 	if terr != nil {
 		fields["error"] = terr
@@ -225,6 +229,17 @@ func (s *session) finishTurnLocked(run *turnRun, err error) {
 	}
 	if s.active == run {
 		s.active = nil
+	}
+}
+
+// recordFailureLocked puts why a turn failed into its transcript, as an
+// error item with the failure's message and code, for a turn whose agent
+// recorded no error item of its own: the reason is then history (paged,
+// exported), not only the turn's terminal.
+func (s *session) recordFailureLocked(run *turnRun, terr map[string]string) {
+	fields := map[string]any{"message": terr["message"], "code": terr["code"]}
+	if _, err := s.newItemLocked(run, model.MethodItemCompleted, model.KindError, model.StatusFailed, fields); err != nil {
+		s.h.log.Error("could not record why a turn failed", "session", s.id, "turn", run.id, "err", err)
 	}
 }
 

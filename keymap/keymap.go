@@ -98,7 +98,8 @@ type HelpKeys struct {
 // transcript's SelectPrev, SelectNext, ClearSelect and Quit).
 type PickerKeys struct {
 	Select key.Binding // enter: opens the highlighted session
-	New    key.Binding // ctrl+n: starts a new session (agent hosts); a chord, since typing filters
+	New    key.Binding // ctrl+n: starts a new session; a chord, since typing filters
+	Delete key.Binding // ctrl+d, delete: deletes the highlighted session once confirmed (y/enter; n/esc keeps it)
 }
 
 // SearchKeys work on the search line.
@@ -180,7 +181,8 @@ func Default() KeyMap {
 		},
 		Picker: PickerKeys{
 			Select: b(k("enter"), "enter", "open session"),
-			New:    b(k("ctrl+n"), "ctrl+n", "new session (picker of an agent host)"),
+			New:    b(k("ctrl+n"), "ctrl+n", "new session"),
+			Delete: b(k("ctrl+d", "delete"), "ctrl+d/delete", "delete session (asks y/n first)"),
 		},
 		Search: SearchKeys{
 			Line: b(k("enter", "esc"), "enter/esc", "search line: find newest match · close"),
@@ -212,7 +214,7 @@ func (t TranscriptKeys) Bindings() []key.Binding {
 func (h HelpKeys) Bindings() []key.Binding { return []key.Binding{h.Close, h.Scroll} }
 
 // Bindings returns the scope's bindings in help order.
-func (p PickerKeys) Bindings() []key.Binding { return []key.Binding{p.Select, p.New} }
+func (p PickerKeys) Bindings() []key.Binding { return []key.Binding{p.Select, p.New, p.Delete} }
 
 // Bindings returns the scope's bindings in help order.
 func (s SearchKeys) Bindings() []key.Binding { return []key.Binding{s.Line} }

@@ -143,6 +143,17 @@ func CreateSession(ctx context.Context, opts Options, title string) (string, err
 	return r.SessionID, err
 }
 
+// DeleteSession connects once, initializes and deletes a session on the
+// host (session/delete): the host stops its turn, if one runs, and
+// forgets it. A *CallError says why it could not (-32004: no such
+// session; -32010: this host cannot delete sessions).
+func DeleteSession(ctx context.Context, opts Options, sessionID string) error {
+	return oneShot(ctx, opts, func(call callFunc) error {
+		_, err := call("session/delete", map[string]any{"sessionId": sessionID})
+		return err
+	})
+}
+
 // callFunc sends one request and waits for its result.
 type callFunc func(method string, params any) (json.RawMessage, error)
 

@@ -14,16 +14,18 @@ import (
 	"github.com/lookout-sh/lookout/themes"
 )
 
-// Diagnostics are what the session and the connection reported that is
-// not history: model-request warnings (the host's, transient: the fold
-// drops them when their turn ends), errors this client recorded (frames
-// it could not fold, refused commands) and connection errors (what the
-// freshness banner cut short). The UI keeps every one it saw, with the
-// time it saw it, for the diagnostics view; none enters the transcript.
+// Diagnostics are what the session and the connection reported that went
+// wrong: model-request warnings (the host's, transient: the fold drops
+// them when their turn ends), turns that failed (their error code and
+// message; the transcript also holds the host's error item), errors this
+// client recorded (frames it could not fold, refused commands) and
+// connection errors (what the freshness banner cut short). The UI keeps
+// every one it saw, with the time it saw it, for the diagnostics view.
 
 // Diagnostic kinds.
 const (
 	diagWarning    = "warning"    // a model-request warning from the host
+	diagTurn       = "turn"       // a turn that ended failed
 	diagClient     = "client"     // an error this client recorded (sync.Picture.Errors)
 	diagConnection = "connection" // a connection or session error (the banner's)
 )
@@ -45,6 +47,7 @@ type diagLog struct {
 	warnSeen map[string]bool // warnings seen, by warnKey
 	warnKeys []string        // warnSeen's keys, oldest first (bounded)
 	lastConn string          // the last connection error logged
+	turnSeen string          // the last failed turn logged
 	errors   int             // entries of kind client or connection
 }
 
@@ -76,6 +79,7 @@ func (l *diagLog) observe(snap sync.Picture, now time.Time) {
 			}
 			l.add(diagnostic{at: now, kind: diagWarning, code: code, msg: warningText(w)})
 		}
+		l.observeTurn(v.LastTurn, now)
 	}
 	if snap.ErrorCount < uint64(len(snap.Errors)) {
 		snap.ErrorCount = uint64(len(snap.Errors)) // a source that does not count
@@ -95,6 +99,22 @@ func (l *diagLog) observe(snap sync.Picture, now time.Time) {
 	} else if f.Err == "" && f.State == sync.Live {
 		l.lastConn = ""
 	}
+}
+
+// observeTurn logs the last turn once when it failed, with its error.
+func (l *diagLog) observeTurn(t *model.TurnRecord, now time.Time) {
+	if t == nil || t.Status != model.StatusFailed || t.TurnID == l.turnSeen {
+		return
+	}
+	l.turnSeen = t.TurnID
+	d := diagnostic{at: now, kind: diagTurn, msg: "the turn failed"}
+	if e := t.Error; e != nil {
+		d.code = e.Code
+		if e.Message != "" {
+			d.msg = "the turn failed: " + e.Message
+		}
+	}
+	l.add(d)
 }
 
 func (l *diagLog) add(d diagnostic) {
@@ -142,8 +162,8 @@ func diagnosticsTitle(t themes.Theme, km keymap.KeyMap, n int) string {
 // the host: one clean line before wrapping (termtext.Line).
 func diagnosticsBody(t themes.Theme, entries []diagnostic, now time.Time, width int) []string {
 	if len(entries) == 0 {
-		return []string{"  " + t.Muted.Render("No warnings or errors so far. Model-request warnings, errors this client"),
-			"  " + t.Muted.Render("recorded and connection errors show here, never in the transcript.")}
+		return []string{"  " + t.Muted.Render("No warnings or errors so far. Model-request warnings, failed turns,"),
+			"  " + t.Muted.Render("errors this client recorded and connection errors show here.")}
 	}
 	codeW := 1
 	for _, e := range entries {

@@ -18,8 +18,9 @@ import (
 // Picker is a small tea.Model listing a host's sessions, most recently
 // updated first. Typing filters the list (backspace takes a character
 // back); ↑/↓ move the highlight, enter chooses the highlighted session,
-// esc clears the filter or cancels, ctrl+c cancels. Read the outcome with
-// Chosen after the program ends.
+// esc clears the filter or cancels, ctrl+c cancels. With OfferDelete,
+// ctrl+d or delete asks to delete the highlighted session (picker_delete.go).
+// Read the outcome with Chosen after the program ends.
 type Picker struct {
 	all      []sync.SessionInfo // every session, newest first
 	filter   string
@@ -32,6 +33,7 @@ type Picker struct {
 	chosen   string
 	offerNew bool // Picker.New (ctrl+n) starts a new session
 	newChose bool
+	del      pickerDelete
 	width    int
 	height   int
 	now      func() time.Time
@@ -83,8 +85,16 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				p.theme = th
 			}
 		}
+	case pickerDeletedMsg:
+		p.deleted(msg)
 	case tea.KeyPressMsg:
+		if p.del.asking != nil {
+			return p, p.answerDelete(msg)
+		}
+		p.del.said = "" // a delete's outcome stays until the next key
 		switch {
+		case p.del.do != nil && key.Matches(msg, p.km.Picker.Delete):
+			p.askDelete()
 		case typedText(msg) != "":
 			p.setFilter(p.filter + typedText(msg))
 		case msg.Code == tea.KeyBackspace && p.filter != "":
@@ -134,9 +144,10 @@ func typedText(msg tea.KeyPressMsg) string {
 func (p *Picker) View() tea.View {
 	t := p.theme
 	w := max(p.width, 10)
-	hint := "type to filter · ↑/↓ choose · enter open · esc cancel"
-	if p.offerNew {
-		hint = "type to filter · ↑/↓ choose · enter open · " + p.km.Picker.New.Help().Key + " new session · esc cancel"
+	hint := pickerHint(p.km, p.offerNew, p.del.do != nil)
+	hintLine := fit(" "+t.Muted.Render(hint), w)
+	if l, ok := p.deleteLine(w); ok {
+		hintLine = l
 	}
 	filter := ""
 	if p.filter != "" {
@@ -144,7 +155,7 @@ func (p *Picker) View() tea.View {
 	}
 	lines := []string{
 		fit(" "+t.AgentLabel.Render("Sessions on "+termtext.Line(p.host)), w),
-		fit(" "+t.Muted.Render(hint), w),
+		hintLine,
 		filter,
 	}
 	switch {
@@ -189,6 +200,20 @@ func (p *Picker) View() tea.View {
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	return v
+}
+
+// pickerHint is the picker's key hint. With delete offered as well it
+// says less per key, to stay within 80 columns.
+func pickerHint(km keymap.KeyMap, offerNew, offerDelete bool) string {
+	switch {
+	case offerNew && offerDelete:
+		return "type to filter · ↑/↓ · enter open · " + km.Picker.New.Help().Key + " new · ctrl+d delete · esc cancel"
+	case offerNew:
+		return "type to filter · ↑/↓ choose · enter open · " + km.Picker.New.Help().Key + " new session · esc cancel"
+	case offerDelete:
+		return "type to filter · ↑/↓ choose · enter open · ctrl+d delete · esc cancel"
+	}
+	return "type to filter · ↑/↓ choose · enter open · esc cancel"
 }
 
 // sessionCells are one session's columns: title, status, the fleet host

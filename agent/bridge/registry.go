@@ -65,6 +65,16 @@ func (r *Registry[S]) Forget(sessionID string, s S) {
 	}
 }
 
+// Remove drops the session's entry and returns it (ok false when it had
+// none), for the caller to stop: the session is gone.
+func (r *Registry[S]) Remove(sessionID string) (s S, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok = r.entries[sessionID]
+	delete(r.entries, sessionID)
+	return s, ok
+}
+
 // Close closes the registry, empties it, and calls stop for every entry
 // it held, all at once, returning when every stop has returned.
 func (r *Registry[S]) Close(stop func(S)) {

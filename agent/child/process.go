@@ -35,11 +35,12 @@ type Command struct {
 }
 
 // stderrTail is how much of a child's stderr a Process keeps for
-// ExitReason and StderrNote.
-const stderrTail = 4 << 10
+// ExitReason and StderrNote: enough for an error and the backtrace
+// printed after it.
+const stderrTail = 16 << 10
 
 // Process is a running child: its stdin and stdout are pipes for the
-// bridge's protocol, the last 4 KiB of its stderr are kept to say why it
+// bridge's protocol, the last 16 KiB of its stderr are kept to say why it
 // ended, and its exit status is collected as soon as it exits. Its
 // methods are safe for concurrent use, except reading Stdout, which is
 // for one goroutine.
@@ -165,8 +166,8 @@ func (p *Process) Stop(grace time.Duration) {
 	}
 }
 
-// ExitReason says how the child ended, for a message ("it ended (signal:
-// killed): its last stderr line"). It waits up to a second for the exit
+// ExitReason says how the child ended, for a message ("it ended (exit
+// status 1): Error: …", with StderrNote's lines). It waits up to a second for the exit
 // status after the child's output closed.
 func (p *Process) ExitReason() string {
 	select {
@@ -191,15 +192,13 @@ func (p *Process) Note(line []byte) {
 	p.stderr.add([]byte{'\n'})
 }
 
-// StderrNote is ": " and the last line the child wrote to stderr (or
-// Note kept), cut to 300 bytes, or "" when there is none.
+// StderrNote is ": " and the lines of the tail of the child's stderr (and
+// what Note kept) that say why it failed, joined with " / " (see
+// UsefulStderr), or "" when there are none.
 func (p *Process) StderrNote() string {
-	s := strings.TrimSpace(p.stderr.String())
-	if s == "" {
+	lines := UsefulStderr(p.stderr.Tail())
+	if len(lines) == 0 {
 		return ""
 	}
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return ": " + Cut(s, 300)
+	return ": " + strings.Join(lines, " / ")
 }

@@ -8,6 +8,7 @@ type tailBuffer struct {
 	mu  sync.Mutex
 	max int
 	b   []byte
+	cut bool // bytes were dropped from the front
 }
 
 // Write keeps the end of p; it never fails.
@@ -22,11 +23,14 @@ func (t *tailBuffer) add(p []byte) {
 	t.b = append(t.b, p...)
 	if len(t.b) > t.max {
 		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+		t.cut = true
 	}
 }
 
-func (t *tailBuffer) String() string {
+// Tail is what is kept, and whether bytes before it were dropped (so its
+// first line may be a fragment).
+func (t *tailBuffer) Tail() (string, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.b)
+	return string(t.b), t.cut
 }

@@ -77,6 +77,14 @@ func (a *Agent) Close() error {
 	return nil
 }
 
+// EndSession stops the Claude Code of a deleted session
+// (host.SessionEnder).
+func (a *Agent) EndSession(sessionID string) {
+	if s, ok := a.sessions.Remove(sessionID); ok {
+		s.p.Stop(time.Second)
+	}
+}
+
 // session returns the Lookout session's live Claude Code, starting one
 // when there is none: it resumes the session's Claude Code session when
 // the session has one, in the directory the session works in.

@@ -73,6 +73,13 @@ func (a *Agent) Close() error {
 	return nil
 }
 
+// EndSession stops the app-server of a deleted session (host.SessionEnder).
+func (a *Agent) EndSession(sessionID string) {
+	if th, ok := a.threads.Remove(sessionID); ok {
+		th.p.Stop(time.Second)
+	}
+}
+
 // thread returns the session's live thread, starting an app-server and
 // starting or resuming its Codex thread when there is none.
 func (a *Agent) thread(ctx context.Context, t *host.Turn) (*thread, error) {

@@ -84,7 +84,7 @@ opens the demo session. Type a prompt and press enter; words like "tool",
 
 With --agent codex, the embedded host runs the Codex CLI in the current
 directory (or --cwd) instead: lookout opens a new Codex session, or offers
-the Codex sessions this host already holds (n in the picker starts a new
+the Codex sessions this host already holds (ctrl+n in the picker starts a new
 one). Codex uses your own configuration and login.
 
 "lookout attach URL" attaches to another host; "lookout serve" runs one.`,
@@ -116,7 +116,8 @@ func newAttachCmd() *cobra.Command {
 URL is ws://host:port (or wss://, http(s)://, or a bare host:port; the path
 defaults to /v1/ws). Without a URL, attach to the host running on this
 machine on the data directory (--data): a "lookout serve" or another
-"lookout". Without --session a picker lists the host's sessions.
+"lookout". Without --session a picker lists the host's sessions (ctrl+n
+there starts a new one); a host with no sessions gets a new one at once.
 
 ` + tokenHelp,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -144,7 +145,9 @@ machine on the data directory (--data): a "lookout serve" or another
 			opts := sync.Options{URL: target, SessionID: session, FollowLocalHost: len(args) == 0}
 			cred.apply(&opts)
 			ui.serial = serialProcs(os.Getenv("GOMAXPROCS"))
-			return runAttach(cmdContext(cmd), ui, opts, attachChoice{})
+			// Every host takes session/create: a host with no sessions
+			// gets a new one, and the picker offers ctrl+n.
+			return runAttach(cmdContext(cmd), ui, opts, attachChoice{offerNew: true})
 		},
 	}
 	ui.register(cmd)
@@ -214,7 +217,7 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 			stop := standby(ctx, ho, standbyPoll, log)
 			defer stop()
 			opts := sync.Options{URL: u, DataDir: dataDir, FollowLocalHost: true}
-			return runAttach(ctx, ui, opts, attachChoice{offerNew: !agent.isDemo()})
+			return runAttach(ctx, ui, opts, attachChoice{offerNew: true})
 		}
 	}
 	if err != nil {
@@ -304,6 +307,11 @@ func chooseSession(ctx context.Context, ui uiFlags, opts sync.Options, choice at
 	if choice.offerNew {
 		p.OfferNew()
 	}
+	p.OfferDelete(func(id string) error {
+		dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		return sync.DeleteSession(dctx, opts, id)
+	})
 	if _, err := tea.NewProgram(p, tea.WithContext(ctx)).Run(); err != nil {
 		return "", err
 	}
