@@ -30,6 +30,8 @@ type hostileHost struct {
 	mu    gosync.Mutex
 	dials []time.Time
 	live  func(send func(string) error)
+	list  string // the session/list result, every page ("" answers {}); %CURSOR% counts
+	lists int
 }
 
 func newHostileHost(t testing.TB, live func(send func(string) error)) *hostileHost {
@@ -70,6 +72,13 @@ func newHostileHost(t testing.TB, live func(send func(string) error)) *hostileHo
 				result = `{"serverInfo":{"name":"hostile"},"protocolVersion":1,"durability":"durable","features":{}}`
 			case "session/subscribe":
 				result = `{"epoch":"e1","head":"v:s1:0","delivery":"snapshot","snapshot":{"cursor":"v:s1:0","durableCursor":"v:s1:0","items":[],"hasOlder":false,"activeTurn":null,"queuedTurns":[],"pendingApprovals":[],"state":{}}}`
+			case "session/list":
+				h.mu.Lock()
+				if h.list != "" {
+					h.lists++ // a cursor that moves on every page
+					result = strings.ReplaceAll(h.list, "%CURSOR%", fmt.Sprint(h.lists))
+				}
+				h.mu.Unlock()
 			case "view/page":
 				result = `{"epoch":"e1","events":[],"startCursor":"v:s1:0","endCursor":"v:s1:0","hasNewer":false,"hasOlder":false}`
 			}

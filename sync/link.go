@@ -127,6 +127,9 @@ func (l *loopState) onInitialized(res json.RawMessage, rerr *model.RPCError) {
 // listSessions asks for the session/list page after cursor; acc holds the
 // sessions of the pages before it, and pages counts this one.
 func (l *loopState) listSessions(acc []SessionInfo, cursor string, pages int) {
+	if pages == 1 {
+		l.listBudget = listBudget{}
+	}
 	l.call("session/list", listParams(cursor), func(res json.RawMessage, rerr *model.RPCError) {
 		l.onSessionList(acc, cursor, pages, res, rerr)
 	})
@@ -140,6 +143,10 @@ func (l *loopState) onSessionList(acc []SessionInfo, cursor string, pages int, r
 	var r listPage
 	if err := json.Unmarshal(res, &r); err != nil {
 		l.refuse("malformed session/list result: " + err.Error())
+		return
+	}
+	if err := l.listBudget.take(len(r.Sessions), len(res)); err != nil {
+		l.refuse(err.Error())
 		return
 	}
 	acc = append(acc, r.Sessions...)

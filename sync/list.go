@@ -82,7 +82,7 @@ const maxListPages = 2000
 // ask for another and with which cursor: only when the page says more
 // follow, names a cursor, and that cursor moved on.
 func nextListCursor(cursor string, p listPage, pages int) (string, bool) {
-	if !p.HasMore || p.NextCursor == "" || p.NextCursor == cursor || pages >= maxListPages {
+	if !p.HasMore || p.NextCursor == "" || p.NextCursor == cursor || pages > maxListPages {
 		return "", false
 	}
 	return p.NextCursor, true
@@ -96,6 +96,7 @@ func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
 	out := []SessionInfo{}
 	err := oneShot(ctx, opts, func(call callFunc) error {
 		cursor := ""
+		var budget listBudget
 		for pages := 1; ; pages++ {
 			res, err := call("session/list", listParams(cursor))
 			if err != nil {
@@ -104,6 +105,10 @@ func ListSessions(ctx context.Context, opts Options) ([]SessionInfo, error) {
 			var p listPage
 			if err := json.Unmarshal(res, &p); err != nil {
 				return fmt.Errorf("malformed session/list result: %w", err)
+			}
+			if err := budget.take(len(p.Sessions), len(res)); err != nil {
+				out = nil // what was read goes now, not when the caller returns
+				return err
 			}
 			out = append(out, p.Sessions...)
 			next, more := nextListCursor(cursor, p, pages)

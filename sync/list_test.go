@@ -20,7 +20,7 @@ func TestNextListCursor(t *testing.T) {
 		{"more follow", "", listPage{HasMore: true, NextCursor: "l:b"}, 1, "l:b", true},
 		{"more without a cursor", "", listPage{HasMore: true}, 1, "", false},
 		{"a cursor that does not move", "l:b", listPage{HasMore: true, NextCursor: "l:b"}, 2, "", false},
-		{"too many pages", "l:b", listPage{HasMore: true, NextCursor: "l:c"}, maxListPages, "", false},
+		{"too many pages", "l:b", listPage{HasMore: true, NextCursor: "l:c"}, maxListPages + 1, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			next, more := nextListCursor(tc.cursor, tc.page, tc.pages)

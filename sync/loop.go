@@ -63,7 +63,8 @@ type loopState struct {
 	authority  bool   // st's cursor and epoch may be used to resume
 	gen        uint64 // replacement generation: bumped on every state replacement
 	durability string
-	painted    bool // the View shows the replica cache's range only
+	painted    bool       // the View shows the replica cache's range only
+	listBudget listBudget // what the session/list in flight has read
 
 	ctx       context.Context
 	link      *link
