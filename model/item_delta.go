@@ -23,7 +23,7 @@ func (it *Item) appendDelta(path, d string, b *deltaBudget) *FoldError {
 				d = b.clip(s.Len(), d)
 			}
 			s.append(d)
-			b.added = len(d)
+			b.added, b.kept = len(d), len(d)
 			return nil
 		}
 		if b.itemRoom <= 0 {
@@ -55,6 +55,7 @@ func appendPath(cur any, exists bool, segs []string, d string, b *deltaBudget) (
 		if !exists {
 			d = b.clip(0, d)
 			b.added += len(d) + newValueCost
+			b.kept = len(d)
 			return NewStr(d), nil
 		}
 		s, ferr := asStr(cur)
@@ -64,6 +65,7 @@ func appendPath(cur any, exists bool, segs []string, d string, b *deltaBudget) (
 		d = b.clip(s.Len(), d)
 		s.append(d)
 		b.added += len(d)
+		b.kept = len(d)
 		return s, nil
 	}
 	seg := segs[0]

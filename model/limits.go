@@ -75,6 +75,7 @@ type deltaBudget struct {
 	fieldMax int
 	itemRoom int
 	added    int
+	kept     int // bytes of the delta's text kept (all of it unless cut)
 	cut      cutKind
 }
 

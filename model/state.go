@@ -26,6 +26,7 @@ type State struct {
 	order       []*Item // by (Position, ID)
 	orderShared bool    // a View holds order[:len]: copy before rewriting in place
 	gen         uint64
+	deltaKept   int // DeltaKept
 
 	active    *ActiveTurn
 	queued    []QueuedTurn
@@ -118,6 +119,12 @@ func (s *State) Apply(ev *Event) error {
 	}
 	return nil
 }
+
+// DeltaKept is how many bytes of the text of the last item/delta Apply
+// folded the state kept: all of it, a prefix (cut at a bound), or none
+// (the rest of a stream already cut). A consumer that prints deltas
+// prints only that much: what the fold keeps.
+func (s *State) DeltaKept() int { return s.deltaKept }
 
 func (s *State) fold(ev *Event) *FoldError {
 	switch ev.Method {
@@ -248,6 +255,7 @@ func (s *State) applyDelta(ev *Event) *FoldError {
 	if !it.IsOpen() {
 		return &FoldError{Reason: TerminalItem, Method: ev.Method, ItemID: ev.ItemID, Field: ev.Field, Seq: ev.Seq, Detail: "delta for an item already " + it.Status}
 	}
+	s.deltaKept = 0
 	if it.Cut != nil && it.Cut.drops(ev.Field) {
 		return nil // the rest of a stream cut at the client's bound: dropped, reported when cut
 	}
@@ -259,6 +267,7 @@ func (s *State) applyDelta(ev *Event) *FoldError {
 		ferr.Method, ferr.ItemID, ferr.Field, ferr.Seq = ev.Method, ev.ItemID, ev.Field, ev.Seq
 		return ferr
 	}
+	s.deltaKept = b.kept
 	it.held += b.added
 	s.held += int64(b.added)
 	it.Version++

@@ -108,9 +108,30 @@ func (l *loopState) apply(ev *model.Event) {
 		l.startLive(ev)
 	}
 	if l.o.OnEvent != nil {
-		l.o.OnEvent(ev)
+		if ev, ok := keptOf(ev, l.st); ok {
+			l.o.OnEvent(ev)
+		}
 	}
 	if ev.Durable {
 		l.cacheDirty()
 	}
+}
+
+// keptOf is ev as the fold kept it, for OnEvent: a delta whose text the
+// fold cut (or dropped whole, past its bounds) is passed on cut the same
+// way, or not at all; every other event as it is.
+func keptOf(ev *model.Event, st *model.State) (*model.Event, bool) {
+	if ev.Method != model.MethodItemDelta {
+		return ev, true
+	}
+	kept := st.DeltaKept()
+	switch {
+	case kept == 0 && ev.Delta != "":
+		return nil, false
+	case kept >= len(ev.Delta):
+		return ev, true
+	}
+	cut := *ev
+	cut.Delta = ev.Delta[:kept]
+	return &cut, true
 }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	gosync "sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -221,9 +222,15 @@ func TestHostileDeltaFloodIsCut(t *testing.T) {
 		}
 	})
 	before := heapAfterGC()
-	c := runClient(t, Options{URL: h.URL(), Token: "t", SessionID: "s1", Deltas: true})
+	var printed atomic.Int64 // what a watch would print: OnEvent's delta text
+	c := runClient(t, Options{URL: h.URL(), Token: "t", SessionID: "s1", Deltas: true, OnEvent: func(ev *model.Event) {
+		printed.Add(int64(len(ev.Delta)))
+	}})
 	s := waitFor(t, c.Client, "the flood folded", func(s Picture) bool { return s.View.Cursor == 1+total/int64(len(chunk)) })
 	it := s.View.ItemByID("flood")
+	if n := printed.Load(); n != int64(len(it.Text())) {
+		t.Fatalf("OnEvent saw %d bytes of delta text; the fold kept %d", n, len(it.Text()))
+	}
 	grew := int64(heapAfterGC()) - int64(before)
 	t.Logf("text %d bytes, heap grew %.1f MB", len(it.Text()), float64(grew)/(1<<20))
 	if len(it.Text()) > DefaultMaxFieldBytes || it.Cut == nil || it.Cut.FieldBound != DefaultMaxFieldBytes {
