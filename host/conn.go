@@ -57,7 +57,11 @@ type conn struct {
 
 	mu      sync.Mutex
 	q       []outMsg
-	qBytes  int // bytes queued or being written (the writer's batch)
+	qBytes  int // bytes queued or being written (the writer's batch); see queued
+	// queuedBytes mirrors qBytes for the host's shed (budget.go), which
+	// reads it without mu.
+	queuedBytes atomic.Int64
+	invalid     invalidMeter // the reader's own
 	spare   []outMsg
 	shed    map[string]struct{}
 	closing bool // no more messages are accepted
@@ -102,6 +106,23 @@ func (c *conn) enqueue(m outMsg) {
 	case kindItemFull:
 		delete(c.shed, m.shedKey)
 	}
+	if c.h != nil && c.h.out.over(len(m.data), c.h.opts.TotalOutboundBytes) {
+		// Past the host's budget: shed what may be shed; a connection that
+		// holds more than offenderBytes unwritten is not reading and is
+		// closed; the one holding the most is closed too (maybe another).
+		c.h.shedLargest()
+		if m.kind.sheddable() {
+			if m.kind == kindDelta {
+				c.shed[m.shedKey] = struct{}{}
+			}
+			return
+		}
+		if c.qBytes > offenderBytes {
+			c.h.budgetSheds.Add(1)
+			c.closeLocked(websocket.CloseTryAgainLater, "host outbound budget full: resume by cursor")
+			return
+		}
+	}
 	if !c.fitsLocked(len(m.data)) {
 		if m.kind.sheddable() {
 			if m.kind == kindDelta {
@@ -116,7 +137,7 @@ func (c *conn) enqueue(m outMsg) {
 		}
 	}
 	c.q = append(c.q, m)
-	c.qBytes += len(m.data)
+	c.queued(len(m.data))
 	if c.h != nil {
 		c.h.noteQueued(c.qBytes)
 	}
@@ -126,6 +147,16 @@ func (c *conn) enqueue(m outMsg) {
 	}
 	if m.kind != kindDelta || len(c.q) >= gatherBound(c.limit) {
 		c.wakeUrgent()
+	}
+}
+
+// queued adds n (negative: releases) to the bytes queued, here and in the
+// host's count. Under mu.
+func (c *conn) queued(n int) {
+	c.qBytes += n
+	c.queuedBytes.Add(int64(n))
+	if c.h != nil {
+		c.h.out.bytes.Add(int64(n))
 	}
 }
 
@@ -152,7 +183,7 @@ func (c *conn) evictSheddableLocked() {
 			if m.kind == kindDelta {
 				c.shed[m.shedKey] = struct{}{}
 			}
-			c.qBytes -= len(m.data)
+			c.queued(-len(m.data))
 			continue
 		}
 		kept = append(kept, m)
@@ -175,7 +206,7 @@ func (c *conn) closeLocked(code int, reason string) {
 	}
 	c.closing, c.code, c.reason = true, code, reason
 	for _, m := range c.q {
-		c.qBytes -= len(m.data)
+		c.queued(-len(m.data))
 	}
 	c.q = nil
 	if code == websocket.CloseTryAgainLater && c.h != nil {
@@ -277,7 +308,7 @@ func (c *conn) writeLoop() {
 				var saved int
 				if batch, saved = coalesceDeltas(batch); saved != 0 {
 					c.mu.Lock()
-					c.qBytes -= saved
+					c.queued(-saved)
 					c.mu.Unlock()
 				}
 			}
@@ -286,7 +317,11 @@ func (c *conn) writeLoop() {
 				c.ws.Close()
 				return
 			}
-			if (closing && !flush) || len(batch) == 0 {
+			if closing && !flush {
+				c.dropWritten(batch) // closeLocked dropped the queue: these too
+				break
+			}
+			if len(batch) == 0 {
 				break
 			}
 			for i := range batch {
@@ -327,7 +362,7 @@ func (c *conn) dropWritten(ms []outMsg) {
 		return
 	}
 	c.mu.Lock()
-	c.qBytes -= n
+	c.queued(-n)
 	c.mu.Unlock()
 }
 
@@ -350,6 +385,9 @@ func (c *conn) finish() {
 	c.once.Do(func() {
 		c.mu.Lock()
 		c.closing = true
+		for _, m := range c.q {
+			c.queued(-len(m.data))
+		}
 		c.q = nil
 		subs := c.subs
 		c.subs = map[string]*session{}

@@ -91,3 +91,12 @@ func DropShutdownSummary(dataDir string) error {
 	defer j.close()
 	return j.setMeta(cleanShutdownKey, "")
 }
+
+// OutboundTotal is the bytes queued across the host's connections now.
+func OutboundTotal(h *Host) int64 { return h.out.bytes.Load() }
+
+// BudgetSheds counts connections closed for the host's outbound budget.
+func BudgetSheds(h *Host) int64 { return h.budgetSheds.Load() }
+
+// InvalidCloses counts connections closed for a flood of invalid frames.
+func InvalidCloses(h *Host) int64 { return h.invalidCloses.Load() }

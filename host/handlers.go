@@ -41,7 +41,7 @@ func paramsHandler(f func(c *conn, params json.RawMessage) (any, *rpcError)) req
 func (c *conn) handle(data []byte) {
 	req, id, rerr := parseIncoming(data)
 	if rerr != nil {
-		c.reply(id, nil, rerr)
+		c.invalidFrame(id, rerr)
 		return
 	}
 	if req == nil {
@@ -55,8 +55,21 @@ func (c *conn) handle(data []byte) {
 	}()
 	handler, ok := requestHandlers[req.method]
 	if !ok {
-		c.reply(req.id, nil, &rpcError{Code: model.CodeMethodNotFound, Message: "method not found: " + req.method})
+		c.invalidFrame(req.id, &rpcError{Code: model.CodeMethodNotFound, Message: "method not found: " + req.method})
 		return
+	}
+	if heavyMethods[req.method] && c.h != nil {
+		// A page or a snapshot costs up to PageBytes to build and encode:
+		// a few at a time, so a crowd of pipelining clients cannot pile
+		// them up in memory, and none for a client that reads nothing.
+		if closed, rerr := c.heavyRefusal(); closed || rerr != nil {
+			if rerr != nil {
+				c.reply(req.id, nil, rerr)
+			}
+			return
+		}
+		release := c.h.heavySlot()
+		defer release()
 	}
 	result, rerr := handler(c, req)
 	if rerr == nil && result == answeredAlready {

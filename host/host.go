@@ -61,8 +61,12 @@ type Host struct {
 	closeErr  error
 	served    chan struct{}
 
-	queuedPeak atomic.Int64 // the most bytes one connection ever had queued
-	slowCloses atomic.Int64 // connections closed with 1013 (queue full)
+	queuedPeak    atomic.Int64  // the most bytes one connection ever had queued
+	slowCloses    atomic.Int64  // connections closed with 1013 (queue full)
+	out           outbound      // bytes queued across connections (budget.go)
+	heavy         chan struct{} // slots for building heavy answers (heavySlot)
+	budgetSheds   atomic.Int64  // connections closed for the host's budget
+	invalidCloses atomic.Int64  // connections closed for a flood of invalid frames
 }
 
 // Start opens (or creates) the journal, recovers sessions left open by an
@@ -84,6 +88,12 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	}
 	if opts.OutboundBytes <= 0 {
 		opts.OutboundBytes = DefaultOutboundBytes
+	}
+	if opts.TotalOutboundBytes <= 0 {
+		opts.TotalOutboundBytes = DefaultTotalOutboundBytes
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = DefaultMaxConns
 	}
 	h := &Host{opts: opts, log: opts.Logger, sessions: map[string]*session{}, conns: map[*conn]struct{}{},
 		served: make(chan struct{}), release: func() {}}

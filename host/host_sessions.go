@@ -134,6 +134,13 @@ func (h *Host) addConn(c *conn) bool {
 	return true
 }
 
+// roomForConn reports whether another connection may open (MaxConns).
+func (h *Host) roomForConn() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.conns) < h.opts.MaxConns
+}
+
 func (h *Host) dropConn(c *conn) {
 	h.mu.Lock()
 	delete(h.conns, c)

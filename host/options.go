@@ -110,6 +110,14 @@ type Options struct {
 	// sheddable messages are dropped, and a message that must not be shed
 	// closes the connection with 1013.
 	OutboundBytes int
+	// TotalOutboundBytes bounds the bytes queued outbound across every
+	// connection; 0 means DefaultTotalOutboundBytes. Past it sheddable
+	// messages are dropped and the connection holding the most is closed
+	// with 1013 (budget.go).
+	TotalOutboundBytes int
+	// MaxConns bounds the open connections; 0 means DefaultMaxConns. An
+	// upgrade past it is answered 503.
+	MaxConns int
 	// SendBuffer, when positive, sets each connection's kernel send buffer
 	// (SO_SNDBUF) in bytes. Kernels buffer megabytes for a peer that stops
 	// reading; a small buffer makes the outbound queue policy (shed deltas,

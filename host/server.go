@@ -39,6 +39,11 @@ func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unauthorized: a bearer token is required (Authorization header or ?token=)", http.StatusUnauthorized)
 		return
 	}
+	if !h.roomForConn() {
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, "service unavailable: the host has as many connections as it serves", http.StatusServiceUnavailable)
+		return
+	}
 	ws, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered
@@ -96,7 +101,7 @@ func (c *conn) readLoop() {
 			continue
 		}
 		if typ != websocket.TextMessage {
-			c.reply(nullID, nil, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: only text frames are accepted"})
+			c.invalidFrame(nullID, &rpcError{Code: model.CodeInvalidRequest, Message: "invalid request: only text frames are accepted"})
 			continue
 		}
 		c.simulateLatency()
@@ -109,6 +114,24 @@ func (c *conn) readLoop() {
 func (c *conn) simulateLatency() {
 	if d := c.h.opts.Latency; d > 0 {
 		time.Sleep(d)
+	}
+}
+
+// invalidFrame answers a frame that is not a request the host serves,
+// unless the connection sends such frames faster than invalidMeter lets
+// it: then it is closed with 1008, and its flood costs the host no more.
+func (c *conn) invalidFrame(id json.RawMessage, rerr *rpcError) {
+	if c.invalid.allow(time.Now()) {
+		c.reply(id, nil, rerr)
+		return
+	}
+	c.mu.Lock()
+	closing := c.closing
+	c.closeLocked(websocket.ClosePolicyViolation, "too many invalid frames")
+	c.mu.Unlock()
+	if !closing && c.h != nil {
+		c.h.invalidCloses.Add(1)
+		c.h.log.Warn("closed a connection that sent a flood of invalid frames")
 	}
 }
 

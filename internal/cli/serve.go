@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -22,6 +23,7 @@ func newServeCmd() *cobra.Command {
 	var opts host.Options
 	var agent agentFlags
 	var verbose bool
+	var memLimit int64
 	var bench benchFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -37,6 +39,9 @@ func newServeCmd() *cobra.Command {
 				level = slog.LevelDebug
 			}
 			opts.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			if memLimit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(memLimit << 20)
+			}
 			parent := cmd.Context()
 			if parent == nil {
 				parent = context.Background()
@@ -134,6 +139,8 @@ func newServeCmd() *cobra.Command {
 	f.IntVar(&opts.JournalReplicas, "journal-replicas", 1, "with --journal: the replicas of the stream and buckets this host creates (3 on a 3-node cluster); ones that exist are used as they are")
 	f.DurationVar(&opts.FleetLeaseTTL, "fleet-lease-ttl", 0, "with --journal: how long this host stays the writer of its sessions without a heartbeat (default 15s); every host of a fleet should use one value")
 	f.StringVar(&opts.FleetHostID, "fleet-host", "", "with --journal: this host's id in the fleet sharing the journal; it writes only the sessions whose lease it takes (default: an id made once and kept in <data>/fleet-host-id; docs/fleet.md)")
+	f.IntVar(&opts.MaxConns, "max-conns", host.DefaultMaxConns, "most connections served at once; more are answered 503")
+	f.Int64Var(&memLimit, "memory-limit", host.DefaultMemoryLimit>>20, "Go soft memory limit, in MiB (0: none; GOMEMLIMIT, when set, wins): the collector works harder near it, so bursts do not double the host's memory")
 	f.BoolVar(&verbose, "verbose", false, "log debug detail")
 	agent.register(cmd)
 	bench.register(f)
