@@ -55,20 +55,20 @@ type conn struct {
 	// answered without a socket.
 	forwarded bool
 
-	mu      sync.Mutex
-	q       []outMsg
-	qBytes  int // bytes queued or being written (the writer's batch); see queued
+	mu     sync.Mutex
+	q      []outMsg
+	qBytes int // bytes queued or being written (the writer's batch); see queued
 	// queuedBytes mirrors qBytes for the host's shed (budget.go), which
 	// reads it without mu.
 	queuedBytes atomic.Int64
 	invalid     invalidMeter // the reader's own
-	spare   []outMsg
-	shed    map[string]struct{}
-	closing bool // no more messages are accepted
-	flush   bool // closing after the queue drains (graceful)
-	code    int  // close code to send once closing
-	reason  string
-	subs    map[string]*session // sessions this connection is subscribed to
+	spare       []outMsg
+	shed        map[string]struct{}
+	closing     bool // no more messages are accepted
+	flush       bool // closing after the queue drains (graceful)
+	code        int  // close code to send once closing
+	reason      string
+	subs        map[string]*session // sessions this connection is subscribed to
 
 	notify chan struct{}
 	urgent chan struct{} // ends the writer's wait for more deltas (gatherDeltas)
