@@ -164,7 +164,29 @@ func decodeValidItem(raw []byte) (*Item, error) {
 	case it.Revision < 1:
 		return nil, frameErr("", "item %s has revision %d, want >= 1", it.ID, it.Revision)
 	}
+	detachRaw(it.fields)
 	return it, nil
+}
+
+// detachRaw copies the members kept raw out of the frame they were read
+// from, into one buffer of their own: a member slicing the frame would
+// keep the whole frame (the text included, already decoded once) alive
+// as long as the item is held.
+func detachRaw(fields map[string]any) {
+	n := 0
+	for _, v := range fields {
+		if r, ok := v.(json.RawMessage); ok {
+			n += len(r)
+		}
+	}
+	buf := make([]byte, 0, n)
+	for k, v := range fields {
+		if r, ok := v.(json.RawMessage); ok {
+			at := len(buf)
+			buf = append(buf, r...)
+			fields[k] = json.RawMessage(buf[at:len(buf):len(buf)])
+		}
+	}
 }
 
 // setPosition records the position in the field tree as well, so that the

@@ -365,3 +365,30 @@ func TestHostileOversizeFrameBacksOff(t *testing.T) {
 		}
 	}
 }
+
+// A host streaming 10 KiB items past the client's byte bound: the heap
+// holds about the bound, not twice it (a held item used to keep its whole
+// frame alive beside its decoded text).
+func TestHostileLargeItemsHoldTheByteBoundInMemory(t *testing.T) {
+	const n, bound = 6000, 32 << 20
+	text := strings.Repeat("x", 10<<10)
+	h := newHostileHost(t, func(send func(string) error) {
+		for i := int64(1); i <= n; i++ {
+			if send(notification(model.MethodItemCompleted, i, true, itemParams(fmt.Sprintf("item-%07d", i), "completed", 1, text))) != nil {
+				return
+			}
+		}
+	})
+	before := heapAfterGC()
+	c := runClient(t, Options{URL: h.URL(), Token: "t", SessionID: "s1", MaxBytes: bound})
+	waitFor(t, c.Client, "every item folded", func(s Picture) bool { return s.View.Cursor == n })
+	held, dropped, _ := heldItems(t, c.Client)
+	grew := int64(heapAfterGC()) - int64(before)
+	t.Logf("held %d items (%d dropped), heap grew %.1f MB for a %d MiB bound", held, dropped, float64(grew)/(1<<20), bound>>20)
+	if dropped == 0 {
+		t.Fatalf("nothing was dropped: the bound was never reached")
+	}
+	if grew > bound*3/2 {
+		t.Fatalf("the heap grew %d MiB holding %d items under a %d MiB bound", grew>>20, held, bound>>20)
+	}
+}
