@@ -15,6 +15,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/lookout-sh/lookout/internal/jsretry"
 )
 
 // Config names a fleet and this host's place in it.
@@ -167,32 +169,11 @@ func withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, opTimeout)
 }
 
-// retrying runs op, each attempt bounded, until it succeeds, fails for
-// good or ctx ends: a replicated bucket electing its leader answers
-// nothing for a moment.
+// retrying runs op until it succeeds, fails for good or ctx ends: a
+// replicated bucket electing its leader answers nothing for a moment
+// (jsretry.Do).
 func retrying(ctx context.Context, op func(context.Context) error) error {
-	for {
-		actx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		err := op(actx)
-		cancel()
-		if err == nil || !transient(err) || ctx.Err() != nil {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return jsretry.Do(ctx, nil, op)
 }
 
-func transient(err error) bool {
-	var apiErr *jetstream.APIError
-	return errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) ||
-		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
-		(errors.As(err, &apiErr) && apiErr.ErrorCode == clusterNotAvailable)
-}
-
-// clusterNotAvailable: "JetStream system temporarily unavailable", a
-// cluster whose meta leader is being elected (a node restarted).
-const clusterNotAvailable jetstream.ErrorCode = 10008
+func transient(err error) bool { return jsretry.Transient(err) }

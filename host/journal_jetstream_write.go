@@ -10,6 +10,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/lookout-sh/lookout/internal/jsretry"
 )
 
 // jsPartBytes is the most record bytes one commit message holds: a bigger
@@ -249,38 +251,16 @@ func (j *jsJournal) storedAfter(ctx context.Context, subject string, expect uint
 	return 0, false
 }
 
-// jsAttemptTimeout bounds one request: a request lost while the cluster
-// changes leaders is sent again rather than waited for.
-const jsAttemptTimeout = 2 * time.Second
+// jsAttemptTimeout bounds one request (jsretry.Attempt).
+const jsAttemptTimeout = jsretry.Attempt
 
-// retrying runs op, each attempt bounded by jsAttemptTimeout, until it
-// succeeds, fails for good or ctx ends.
+// retrying runs op until it succeeds, fails for good or ctx ends
+// (jsretry.Do); a replica not caught up yet counts as passing too.
 func retrying(ctx context.Context, op func(context.Context) error) error {
-	for {
-		actx, cancel := context.WithTimeout(ctx, jsAttemptTimeout)
-		err := op(actx)
-		cancel()
-		if err == nil || !retryable(err) || ctx.Err() != nil {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return jsretry.Do(ctx, retryable, op)
 }
 
-func retryable(err error) bool {
-	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) ||
-		errors.Is(err, nats.ErrConnectionReconnecting) || errors.Is(err, nats.ErrDisconnected) ||
-		hasAPICode(err, jsClusterNotAvailable) || errors.Is(err, errReplicaLag)
-}
-
-// jsClusterNotAvailable: "JetStream system temporarily unavailable", a
-// cluster whose meta leader is being elected (a node restarted).
-const jsClusterNotAvailable jetstream.ErrorCode = 10008
+func retryable(err error) bool { return jsretry.Transient(err) || errors.Is(err, errReplicaLag) }
 
 // isWrongLastSeq: the subject's last message is not the one expected.
 func isWrongLastSeq(err error) bool {
@@ -293,10 +273,7 @@ func isBusy(err error) bool {
 	return hasAPICode(err, jetstream.JSErrCodeStreamWrongLastSequenceConstant)
 }
 
-func hasAPICode(err error, code jetstream.ErrorCode) bool {
-	var apiErr *jetstream.APIError
-	return errors.As(err, &apiErr) && apiErr.ErrorCode == code
-}
+func hasAPICode(err error, code jetstream.ErrorCode) bool { return jsretry.HasCode(err, code) }
 
 // commitMsgID is the Nats-Msg-Id of writer's commit after the subject's
 // message at expect.
