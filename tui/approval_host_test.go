@@ -25,11 +25,12 @@ func (a askingAgent) Run(ctx context.Context, t *host.Turn) error {
 	if err := t.UpdateItem(id, model.StatusWaitingUser, nil); err != nil {
 		return err
 	}
-	d, err := t.Ask(ctx, host.ApprovalRequest{ItemID: id, Summary: "Run: true",
+	ans, err := t.Ask(ctx, host.ApprovalRequest{ItemID: id, Summary: "Run: true",
 		Options: []model.Decision{model.DecisionApprove, model.DecisionApproveForSession, model.DecisionDeny}})
 	if err != nil {
 		return err
 	}
+	d := ans.Decision
 	a.decided <- d
 	if d == model.DecisionDeny {
 		return t.CompleteItem(id, model.StatusFailed, map[string]any{"error": "denied"})
