@@ -19,27 +19,20 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 func lipglossWidth(s string) int { return ansi.StringWidth(s) }
 
-// approvalLines renders the approval prompt bar for the first waiting
-// approval (two lines), or nothing. The tool and the summary are what the
-// user approves: they are shown whole, controls as glyphs
-// (termtext.VisibleLine), so nothing in them can hide the rest. An answer
-// given here that waits for the connection (answers) is said instead of
-// the keys: the tool still waits.
-func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, answers []sync.Answer, width int) []string {
-	if v == nil || len(v.Approvals) == 0 {
-		return nil
-	}
+// approvalBar is what the approval bar is drawn from.
+type approvalBar struct {
+	view    *model.View
+	answers []sync.Answer // answers given here the host has not confirmed
+	deny    denyInput     // the reason being typed for a deny
+}
+
+// approvalHead is the bar's first line before fitting: what needs
+// approval, and its summary (one line, controls as glyphs).
+func approvalHead(t themes.Theme, v *model.View) string {
 	a := v.Approvals[0]
-	tool := ""
-	if it := v.ItemByID(a.ItemID); it != nil {
-		tool = termtext.VisibleLine(it.ToolName())
-		if it.Kind == model.KindFileChange {
-			tool = "file change"
-		}
-	}
 	head := "⚠ Approval needed"
-	if tool != "" {
-		head += ": " + tool
+	if it := v.ItemByID(a.ItemID); it != nil {
+		head += ": " + approvalTool(it)
 	}
 	if n := len(v.Approvals); n > 1 {
 		head += " (1 of " + itoa(n) + ")"
@@ -48,24 +41,79 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, answers []sy
 	if summary == "" {
 		summary = "(no summary)"
 	}
-	if owed, ok := owedAnswer(answers, a.ApprovalID); ok && !owed.Sent {
-		return []string{
-			fit(t.Warning.Render(head)+t.Muted.Render(" · ")+t.Text.Render(summary), width),
-			fit("  "+t.Muted.Render(notSentYet(owed.Decision)), width),
-		}
+	return t.Warning.Render(head) + t.Muted.Render(" · ") + t.Text.Render(summary)
+}
+
+// approvalSummaryFits reports whether the bar's first line shows the
+// first approval's summary whole at width.
+func approvalSummaryFits(t themes.Theme, v *model.View, width int) bool {
+	return v != nil && len(v.Approvals) > 0 && ansi.StringWidth(approvalHead(t, v)) <= width
+}
+
+// approvalLines renders the approval prompt bar for the first waiting
+// approval, or nothing: what needs approval and its summary, then the
+// keys, wrapped so that none is cut. The summary shows controls as glyphs
+// (termtext.VisibleLine), so nothing in it can hide the rest; one too
+// long for the line is shown whole by the review (review.go) before an
+// approve key acts. An answer given here that waits for the connection is
+// said instead of the keys: the tool still waits. While a deny's reason is
+// typed, the bar shows it (denyLines).
+func approvalLines(t themes.Theme, km keymap.KeyMap, in approvalBar, width int) []string {
+	v := in.view
+	if v == nil || len(v.Approvals) == 0 {
+		return nil
 	}
-	keys := t.StatusKey.Render(km.Global.Approve.Help().Key) + t.Muted.Render(" approve  ")
+	a := v.Approvals[0]
+	head := approvalHead(t, v)
+	if ansi.StringWidth(head) > width {
+		head = ansi.Truncate(head, width, "…")
+	}
+	first := fit(head, width)
+	if owed, ok := owedAnswer(in.answers, a.ApprovalID); ok && !owed.Sent {
+		return []string{first, fit("  "+t.Muted.Render(notSentYet(owed.Decision)), width)}
+	}
+	if in.deny.open && in.deny.approvalID == a.ApprovalID {
+		return append([]string{first}, denyLines(t, in.deny.text, width)...)
+	}
+	key := func(b key.Binding, what string) string {
+		return t.StatusKey.Render(b.Help().Key) + t.Muted.Render(" "+what)
+	}
+	hints := []string{key(km.Global.Approve, "approve")}
 	inTranscript := "a/d"
 	if a.Offers(model.DecisionApproveForSession) {
-		keys += t.StatusKey.Render(km.Global.ApproveAll.Help().Key) + t.Muted.Render(" approve for the session  ")
+		hints = append(hints, key(km.Global.ApproveAll, "approve for the session"))
 		inTranscript = "a/s/d"
 	}
-	keys += t.StatusKey.Render(km.Global.Deny.Help().Key) + t.Muted.Render(" deny  ") +
-		t.Muted.Render("("+inTranscript+" in the transcript)")
-	return []string{
-		fit(t.Warning.Render(head)+t.Muted.Render(" · ")+t.Text.Render(summary), width),
-		fit("  "+keys, width),
+	hints = append(hints, key(km.Global.Deny, "deny (+ reason)"), t.Muted.Render("("+inTranscript+" in the transcript)"))
+	out := []string{first}
+	for _, l := range packHints(hints, "  ", "  ", width) {
+		out = append(out, fit(l, width))
 	}
+	return out
+}
+
+// packHints lays hints out on as few lines of width as they fit, each
+// line starting with indent and hints separated by sep; a hint wider
+// than a line gets a line of its own (and is cut there by the caller).
+func packHints(hints []string, indent, sep string, width int) []string {
+	var out []string
+	line, lw := "", 0
+	for _, h := range hints {
+		hw := ansi.StringWidth(h)
+		switch {
+		case line == "":
+			line, lw = indent+h, len(indent)+hw
+		case lw+len(sep)+hw <= width:
+			line, lw = line+sep+h, lw+len(sep)+hw
+		default:
+			out = append(out, line)
+			line, lw = indent+h, len(indent)+hw
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
 }
 
 // statusInput is what the status bar shows.
