@@ -95,7 +95,7 @@ func (m *Model) dropStaleDeny() {
 		return
 	}
 	m.deny = denyInput{}
-	m.setNotice("the approval was answered elsewhere; your reason was not sent", true)
+	m.setNotice("reason not sent: the approval was answered elsewhere", true)
 }
 
 // oneLine turns line breaks and tabs into spaces and drops other

@@ -27,14 +27,18 @@ func (m *Model) firstApproval() (model.Approval, *model.Item, bool) {
 	return a, m.view.ItemByID(a.ItemID), true
 }
 
-// reviewTitle names what is reviewed and how to leave.
-func (m *Model) reviewTitle(a model.Approval, it *model.Item) string {
+// reviewTitle names what is reviewed, whether approving may act yet,
+// and how to leave.
+func (m *Model) reviewTitle(a model.Approval, it *model.Item, seen bool) string {
 	what := "the approval"
 	if it != nil {
 		what = approvalTool(it)
 	}
-	return " " + m.theme.Warning.Render("Review before approving: "+what) +
-		m.theme.Muted.Render(" · everything below is what you approve · esc back")
+	state := " · read to the end to approve · esc back"
+	if seen {
+		state = " · all of it shown: " + bindingKeys(m.km.Global.Approve) + " approves · esc back"
+	}
+	return " " + m.theme.Warning.Render("Review before approving: "+what) + m.theme.Muted.Render(state)
 }
 
 // reviewBody is the review's lines at width: the summary wrapped whole,
@@ -59,14 +63,14 @@ func (m *Model) reviewBody(a model.Approval, it *model.Item, width int) []string
 // openReview shows the review at its top and says what approving takes.
 func (m *Model) openReview(a model.Approval) tea.Cmd {
 	m.overlay, m.overlayOff, m.reviewID = overlayReview, 0, a.ApprovalID
-	m.setNotice("it does not fit the screen: read it to the end; "+bindingKeys(m.km.Global.Approve)+" shows more, then approves", true)
+	m.setNotice("read it all first · "+bindingKeys(m.km.Global.Approve)+" pages on, then approves", true)
 	return m.expireNotice()
 }
 
 // reviewMore shows the review's next page.
 func (m *Model) reviewMore() tea.Cmd {
 	m.overlayOff += max(1, m.reviewRoom)
-	m.setNotice("not approved yet: "+bindingKeys(m.km.Global.Approve)+" approves once every line has been on screen", true)
+	m.setNotice("not approved yet · "+bindingKeys(m.km.Global.Approve)+" pages on, then approves", true)
 	return m.expireNotice()
 }
 
@@ -108,10 +112,13 @@ func (m *Model) layReview(width, height int) []string {
 		return nil
 	}
 	body := m.reviewBody(a, it, width)
-	var lines []string
-	lines, m.overlayOff = pageLines(m.theme, m.reviewTitle(a, it), body, m.overlayOff, width, height)
+	// The window pageLines will show: its offset clamped as it clamps it.
 	m.reviewRoom = pageRoom(len(body), height)
-	m.sight.shownLines(sightKeyOf(a, it, width), m.overlayOff, m.overlayOff+m.reviewRoom, len(body))
+	m.overlayOff = min(max(m.overlayOff, 0), max(0, len(body)-m.reviewRoom))
+	k := sightKeyOf(a, it, width)
+	m.sight.shownLines(k, m.overlayOff, m.overlayOff+m.reviewRoom, len(body))
+	var lines []string
+	lines, m.overlayOff = pageLines(m.theme, m.reviewTitle(a, it, m.sight.seenWhole(k)), body, m.overlayOff, width, height)
 	return lines
 }
 
