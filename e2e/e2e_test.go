@@ -300,6 +300,12 @@ func setup(t *testing.T) (dir, bin string, env []string) {
 // such as an export, lands there and not in the source tree).
 func startTerm(t *testing.T, dir string, env []string, command string) *term {
 	t.Helper()
+	return startTermSized(t, dir, env, command, 100, 30)
+}
+
+// startTermSized is startTerm in a terminal of width by height cells.
+func startTermSized(t *testing.T, dir string, env []string, command string, width, height int) *term {
+	t.Helper()
 	tm := &term{t: t, socket: fmt.Sprintf("lookout-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))}
 	var envs []string
 	for _, kv := range env {
@@ -308,7 +314,7 @@ func startTerm(t *testing.T, dir string, env []string, command string) *term {
 		}
 	}
 	shell := fmt.Sprintf("env %s %s; echo LOOKOUT-EXITED $?; sleep 600", strings.Join(envs, " "), command)
-	tm.tmux("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "-c", dir, shell)
+	tm.tmux("new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", dir, shell)
 	t.Cleanup(func() {
 		_ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
 		if t.Failed() {
