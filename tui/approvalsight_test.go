@@ -165,3 +165,27 @@ func TestPackHints(t *testing.T) {
 		}
 	}
 }
+
+func TestHeadLines(t *testing.T) {
+	cases := []struct {
+		head  string
+		width int
+		lines int
+		whole bool
+	}{
+		{"⚠ Approval needed: bash · Run: ls", 80, 1, true},
+		{"⚠ Approval needed: shell · Run: /bin/bash -lc 'echo hi' (The user asked to run this command.)", 60, 2, true},
+		{"⚠ Approval needed: bash · Run: " + strings.Repeat("x ", 100), 60, 2, false},
+	}
+	for _, c := range cases {
+		got, whole := headLines(c.head, c.width)
+		if len(got) != c.lines || whole != c.whole {
+			t.Errorf("headLines(%q, %d) = %d lines, whole %v; want %d, %v", c.head, c.width, len(got), whole, c.lines, c.whole)
+		}
+		for _, l := range got {
+			if ansi.StringWidth(l) > c.width {
+				t.Errorf("headLines(%q, %d): line %q is too wide", c.head, c.width, l)
+			}
+		}
+	}
+}

@@ -44,18 +44,39 @@ func approvalHead(t themes.Theme, v *model.View) string {
 	return t.Warning.Render(head) + t.Muted.Render(" · ") + t.Text.Render(summary)
 }
 
-// approvalSummaryFits reports whether the bar's first line shows the
-// first approval's summary whole at width.
+// maxHeadLines bounds the lines the bar gives the summary; a longer one
+// is cut there, and the review shows it whole.
+const maxHeadLines = 2
+
+// headLines wraps the bar's head to width, at most maxHeadLines of it;
+// whole is false when it was cut.
+func headLines(head string, width int) (lines []string, whole bool) {
+	lines = strings.Split(ansi.Wrap(head, max(width, 1), ""), "\n")
+	if len(lines) <= maxHeadLines {
+		return lines, true
+	}
+	lines = lines[:maxHeadLines]
+	last := lines[maxHeadLines-1]
+	lines[maxHeadLines-1] = ansi.Truncate(last, max(width-1, 1), "") + "…"
+	return lines, false
+}
+
+// approvalSummaryFits reports whether the bar shows the first approval's
+// summary whole at width.
 func approvalSummaryFits(t themes.Theme, v *model.View, width int) bool {
-	return v != nil && len(v.Approvals) > 0 && ansi.StringWidth(approvalHead(t, v)) <= width
+	if v == nil || len(v.Approvals) == 0 {
+		return false
+	}
+	_, whole := headLines(approvalHead(t, v), width)
+	return whole
 }
 
 // approvalLines renders the approval prompt bar for the first waiting
-// approval, or nothing: what needs approval and its summary, then the
-// keys, wrapped so that none is cut. The summary shows controls as glyphs
-// (termtext.VisibleLine), so nothing in it can hide the rest; one too
-// long for the line is shown whole by the review (review.go) before an
-// approve key acts. An answer given here that waits for the connection is
+// approval, or nothing: what needs approval and its summary (on up to
+// maxHeadLines lines), then the keys, wrapped so that none is cut. The
+// summary shows controls as glyphs (termtext.VisibleLine), so nothing in
+// it can hide the rest; one too long for the bar is shown whole by the
+// review (review.go) before an approve key acts. An answer given here that waits for the connection is
 // said instead of the keys: the tool still waits. While a deny's reason is
 // typed, the bar shows it (denyLines).
 func approvalLines(t themes.Theme, km keymap.KeyMap, in approvalBar, width int) []string {
@@ -64,16 +85,16 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, in approvalBar, width int) 
 		return nil
 	}
 	a := v.Approvals[0]
-	head := approvalHead(t, v)
-	if ansi.StringWidth(head) > width {
-		head = ansi.Truncate(head, width, "…")
+	hl, _ := headLines(approvalHead(t, v), width)
+	var out []string
+	for _, l := range hl {
+		out = append(out, fit(l, width))
 	}
-	first := fit(head, width)
 	if owed, ok := owedAnswer(in.answers, a.ApprovalID); ok && !owed.Sent {
-		return []string{first, fit("  "+t.Muted.Render(notSentYet(owed.Decision)), width)}
+		return append(out, fit("  "+t.Muted.Render(notSentYet(owed.Decision)), width))
 	}
 	if in.deny.open && in.deny.approvalID == a.ApprovalID {
-		return append([]string{first}, denyLines(t, in.deny.text, width)...)
+		return append(out, denyLines(t, in.deny.text, width)...)
 	}
 	key := func(b key.Binding, what string) string {
 		return t.StatusKey.Render(b.Help().Key) + t.Muted.Render(" "+what)
@@ -85,7 +106,6 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, in approvalBar, width int) 
 		inTranscript = "a/s/d"
 	}
 	hints = append(hints, key(km.Global.Deny, "deny (+ reason)"), t.Muted.Render("("+inTranscript+" in the transcript)"))
-	out := []string{first}
 	for _, l := range packHints(hints, "  ", "  ", width) {
 		out = append(out, fit(l, width))
 	}
