@@ -300,12 +300,19 @@ func setup(t *testing.T) (dir, bin string, env []string) {
 // such as an export, lands there and not in the source tree).
 func startTerm(t *testing.T, dir string, env []string, command string) *term {
 	t.Helper()
-	return startNamedTerm(t, "", dir, env, command)
+	return startTermSized(t, "", dir, env, command, 100, 30)
 }
 
 // startNamedTerm is startTerm for a test that runs more than one terminal:
 // each name gets its own tmux server.
 func startNamedTerm(t *testing.T, name, dir string, env []string, command string) *term {
+	t.Helper()
+	return startTermSized(t, name, dir, env, command, 100, 30)
+}
+
+// startTermSized is startTerm in a terminal of width by height cells, on
+// the tmux server of name ("" for the test's own).
+func startTermSized(t *testing.T, name, dir string, env []string, command string, width, height int) *term {
 	t.Helper()
 	tm := &term{t: t, socket: fmt.Sprintf("lookout-e2e-%d-%s%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"), name)}
 	var envs []string
@@ -315,7 +322,7 @@ func startNamedTerm(t *testing.T, name, dir string, env []string, command string
 		}
 	}
 	shell := fmt.Sprintf("env %s %s; echo LOOKOUT-EXITED $?; sleep 600", strings.Join(envs, " "), command)
-	tm.tmux("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "-c", dir, shell)
+	tm.tmux("new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", dir, shell)
 	t.Cleanup(func() {
 		_ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
 		if t.Failed() {

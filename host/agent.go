@@ -247,28 +247,40 @@ type ApprovalRequest struct {
 	Options []model.Decision
 }
 
-// RequestApproval asks for approve or deny; see Ask.
-func (t *Turn) RequestApproval(ctx context.Context, itemID, summary string) (model.Decision, error) {
-	return t.Ask(ctx, ApprovalRequest{ItemID: itemID, Summary: summary})
+// Answer is the user's answer to an approval.
+type Answer struct {
+	// Decision is one of the request's options.
+	Decision model.Decision
+	// Reason is what the user said to do instead, given only with a deny
+	// ("" when they said nothing); at most model.MaxReasonBytes. A bridge
+	// passes it to its agent the way the agent carries a rejection message.
+	Reason string
 }
 
-// Ask emits approval/requested and waits for the user's decision (one of
-// the request's options), or returns ctx's error. When ctx ends before an
+// RequestApproval asks for approve or deny, and drops any reason; see Ask.
+func (t *Turn) RequestApproval(ctx context.Context, itemID, summary string) (model.Decision, error) {
+	a, err := t.Ask(ctx, ApprovalRequest{ItemID: itemID, Summary: summary})
+	return a.Decision, err
+}
+
+// Ask emits approval/requested and waits for the user's answer (a
+// decision among the request's options, and a deny's reason), or returns
+// ctx's error. When ctx ends before an
 // answer while the turn goes on, the agent has withdrawn the question: the
 // approval is resolved "cancelled" at once, so no client keeps offering
 // it. A history turn is approved at once.
-func (t *Turn) Ask(ctx context.Context, req ApprovalRequest) (model.Decision, error) {
+func (t *Turn) Ask(ctx context.Context, req ApprovalRequest) (Answer, error) {
 	opts := req.Options
 	if len(opts) == 0 {
 		opts = model.DefaultOptions
 	}
 	for _, o := range opts {
 		if !o.IsAnswer() {
-			return "", fmt.Errorf("approval option %q is not a decision the protocol knows", o)
+			return Answer{}, fmt.Errorf("approval option %q is not a decision the protocol knows", o)
 		}
 	}
 	if err := t.lock(); err != nil {
-		return "", err
+		return Answer{}, err
 	}
 	s := t.s
 	id := newID()
@@ -277,28 +289,28 @@ func (t *Turn) Ask(ctx context.Context, req ApprovalRequest) (model.Decision, er
 		"options": opts})
 	if err != nil {
 		s.mu.Unlock()
-		return "", err
+		return Answer{}, err
 	}
-	a := &approvalWait{id: id, turnID: t.run.id, options: opts, ch: make(chan model.Decision, 1)}
+	a := &approvalWait{id: id, turnID: t.run.id, options: opts, ch: make(chan Answer, 1)}
 	s.approvals[id] = a
 	if t.run.history {
-		if err := s.resolveApprovalLocked(id, model.DecisionApprove); err != nil {
+		if err := s.resolveApprovalLocked(id, Answer{Decision: model.DecisionApprove}); err != nil {
 			s.mu.Unlock()
-			return "", err // the turn's end cancels the approval
+			return Answer{}, err // the turn's end cancels the approval
 		}
 	}
 	s.mu.Unlock()
 	select {
-	case d := <-a.ch:
-		return d, nil
+	case ans := <-a.ch:
+		return ans, nil
 	case <-ctx.Done():
 		s.mu.Lock()
 		if _, pending := s.approvals[id]; pending && !t.run.finished {
 			// A refusal is logged by emitLocked; the turn's end retries.
-			_ = s.resolveApprovalLocked(id, model.DecisionCancelled)
+			_ = s.resolveApprovalLocked(id, Answer{Decision: model.DecisionCancelled})
 		}
 		s.mu.Unlock()
-		return "", ctx.Err()
+		return Answer{}, ctx.Err()
 	}
 }
 

@@ -56,8 +56,10 @@ func (s *session) interrupt(turnID string) *rpcError {
 	return nil // already over: nothing to stop
 }
 
-// respond answers an approval (approval/respond).
-func (s *session) respond(approvalID string, decision model.Decision) *rpcError {
+// respond answers an approval (approval/respond). The handler has checked
+// the reason's length and that only a deny carries one.
+func (s *session) respond(approvalID string, ans Answer) *rpcError {
+	decision := ans.Decision
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a, ok := s.approvals[approvalID]
@@ -70,7 +72,7 @@ func (s *session) respond(approvalID string, decision model.Decision) *rpcError 
 	if !slices.Contains(a.options, decision) {
 		return errInvalidParams(fmt.Sprintf("invalid params: decision %q is not one this approval offers %q", decision, a.options))
 	}
-	if err := s.resolveApprovalLocked(approvalID, decision); err != nil {
+	if err := s.resolveApprovalLocked(approvalID, ans); err != nil {
 		return errJournalUnavailable(err)
 	}
 	return nil

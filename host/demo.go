@@ -23,7 +23,8 @@ var DemoScenarios = [][2]string{
 	{"launch fail", "the launch fails: turn/completed failed with no turn/started"},
 	{"warning", "two model-request warnings (attempts 1 and 2 of 3, willRetry), then the turn goes on"},
 	{"compact", "a contextCompaction item (inProgress, then completed)"},
-	{"tool", "a toolCall: inputText streams, ready, waitingUser with approval/requested; approve -> running with streaming output, completed exitCode 0; deny -> failed"},
+	{"huge command", "as tool, with a command of about 1,300 characters (DemoHugeCommand) to approve"},
+	{"tool", "a toolCall: inputText streams, ready, waitingUser with approval/requested; approve -> running with streaming output, completed exitCode 0; deny -> failed, its error quoting the deny's reason"},
 	{"fail tool", "a toolCall that runs without approval and fails (exitCode 1)"},
 	{"bad tool input", "a toolCall whose streamed input is not valid JSON: inputStreaming -> failed"},
 	{"big output", "a toolCall whose output passes the 64 KiB field bound: cut, listed in truncated"},
@@ -88,6 +89,10 @@ func (DemoAgent) Run(ctx context.Context, t *Turn) error {
 		}
 	case has("fail tool"):
 		if err := demoTool(ctx, t, toolFail); err != nil {
+			return err
+		}
+	case has("huge command"):
+		if err := demoTool(ctx, t, toolHugeCommand); err != nil {
 			return err
 		}
 	case has("tool"):
@@ -251,9 +256,26 @@ type toolMode int
 
 const (
 	toolApproval toolMode = iota
+	toolHugeCommand
 	toolFail
 	toolBig
 )
+
+// DemoHugeCommand is the command of the "huge command" scenario: about
+// 1,300 characters, ending in DemoHugeCommandEnd, so that what is approved
+// is far more than one line.
+func DemoHugeCommand() string {
+	var b strings.Builder
+	b.WriteString("set -euo pipefail; ")
+	for i := 1; b.Len() < 1250; i++ {
+		fmt.Fprintf(&b, "go test -count=1 -run 'TestPart%02d' ./pkg/part%02d/... 2>&1 | tee -a /tmp/parts.log && ", i, i)
+	}
+	b.WriteString(DemoHugeCommandEnd)
+	return b.String()
+}
+
+// DemoHugeCommandEnd ends DemoHugeCommand.
+const DemoHugeCommandEnd = "rm -rf ./build-cache-END"
 
 func demoTool(ctx context.Context, t *Turn, mode toolMode) error {
 	input := map[string]any{"command": "go test ./...", "cwd": "."}
@@ -262,6 +284,8 @@ func demoTool(ctx context.Context, t *Turn, mode toolMode) error {
 		input["command"] = "go vet ./broken/..."
 	case toolBig:
 		input["command"] = "cat testdata/big.log"
+	case toolHugeCommand:
+		input["command"] = DemoHugeCommand()
 	}
 	inputText, _ := marshalJSON(input) // streamed as an agent would: `>` stays `>`
 	id, err := t.StartItem(model.KindToolCall, model.StatusInputStreaming, map[string]any{"toolName": "shell", "inputText": ""})
@@ -274,16 +298,24 @@ func demoTool(ctx context.Context, t *Turn, mode toolMode) error {
 	if err := t.UpdateItem(id, model.StatusReady, map[string]any{"input": input}); err != nil {
 		return err
 	}
-	if mode == toolApproval {
+	if mode == toolApproval || mode == toolHugeCommand {
 		if err := t.UpdateItem(id, model.StatusWaitingUser, nil); err != nil {
 			return err
 		}
-		d, err := t.RequestApproval(ctx, id, "Run `go test ./...` in the workspace?")
+		summary := "Run `go test ./...` in the workspace?"
+		if mode == toolHugeCommand {
+			summary = "Run the whole test matrix in the workspace?"
+		}
+		ans, err := t.Ask(ctx, ApprovalRequest{ItemID: id, Summary: summary})
 		if err != nil {
 			return err
 		}
-		if d != model.DecisionApprove {
-			return t.CompleteItem(id, model.StatusFailed, map[string]any{"error": "the user denied this command"})
+		if ans.Decision != model.DecisionApprove {
+			msg := "the user denied this command"
+			if ans.Reason != "" {
+				msg += ": " + ans.Reason
+			}
+			return t.CompleteItem(id, model.StatusFailed, map[string]any{"error": msg})
 		}
 	}
 	if err := t.UpdateItem(id, model.StatusRunning, map[string]any{"output": ""}); err != nil {

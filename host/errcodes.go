@@ -22,6 +22,14 @@ const (
 	rejectTextTooLong = "textTooLong"
 )
 
+// reasonReasonTooLong is data.reason of approval/respond's -32602 when
+// its reason is longer than model.MaxReasonBytes.
+const reasonReasonTooLong = "reasonTooLong"
+
+// reasonReasonNotDeny is data.reason of approval/respond's -32602 when a
+// reason comes with a decision other than deny.
+const reasonReasonNotDeny = "reasonNotDeny"
+
 // reasonTooManySessions is data.reason of session/create's -32001 when
 // the host holds Options.MaxSessions sessions.
 const reasonTooManySessions = "tooManySessions"

@@ -44,6 +44,7 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 			"maxQueuedTurns": MaxQueuedTurns,
 			"commandReplay":  true,
 			"approvals":      true,
+			"denyReason":     true,
 		},
 	}, nil
 }

@@ -153,6 +153,7 @@ func (c *conn) respond(params json.RawMessage) (any, *rpcError) {
 		sessionParams
 		ApprovalID *string         `json:"approvalId"`
 		Decision   *model.Decision `json:"decision"`
+		Reason     *string         `json:"reason"`
 	}
 	s, e := c.decodeSession(params, &p, &p.sessionParams)
 	if e != nil {
@@ -165,5 +166,12 @@ func (c *conn) respond(params json.RawMessage) (any, *rpcError) {
 	if p.Decision == nil || !p.Decision.IsAnswer() {
 		return nil, errInvalidParams(`invalid params: decision must be "approve", "deny" or "approveForSession"`)
 	}
-	return acked(s, s.respond(aid, *p.Decision))
+	ans := Answer{Decision: *p.Decision}
+	if p.Reason != nil {
+		ans.Reason = *p.Reason
+	}
+	if e := checkReason(ans); e != nil {
+		return nil, e
+	}
+	return acked(s, s.respond(aid, ans))
 }

@@ -47,7 +47,7 @@ type approvalWait struct {
 	id      string
 	turnID  string
 	options []model.Decision // the decisions offered
-	ch      chan model.Decision
+	ch      chan Answer
 }
 
 // errHostClosing refuses new sessions while the host shuts down.
@@ -268,21 +268,27 @@ func (s *session) cancelApprovalsLocked(turnID string) {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		if err := s.resolveApprovalLocked(id, model.DecisionCancelled); err != nil {
+		if err := s.resolveApprovalLocked(id, Answer{Decision: model.DecisionCancelled}); err != nil {
 			s.h.log.Error("could not cancel an approval", "session", s.id, "approval", id, "err", err)
 		}
 	}
 }
 
-func (s *session) resolveApprovalLocked(id string, decision model.Decision) error {
-	if _, err := s.emitLocked(model.MethodApprovalResolved, map[string]any{"approvalId": id, "decision": decision}); err != nil {
+// resolveApprovalLocked emits approval/resolved (with a deny's reason,
+// when there is one) and hands the answer to the agent waiting for it.
+func (s *session) resolveApprovalLocked(id string, ans Answer) error {
+	params := map[string]any{"approvalId": id, "decision": ans.Decision}
+	if ans.Reason != "" {
+		params["reason"] = ans.Reason
+	}
+	if _, err := s.emitLocked(model.MethodApprovalResolved, params); err != nil {
 		return err
 	}
 	if a := s.approvals[id]; a != nil {
 		delete(s.approvals, id)
-		a.ch <- decision
+		a.ch <- ans
 	}
-	s.resolved[id] = decision
+	s.resolved[id] = ans.Decision
 	return nil
 }
 

@@ -33,7 +33,7 @@ type GlobalKeys struct {
 	PageDown    key.Binding // pgdown: scrolls the transcript down a page
 	Retry       key.Binding // ctrl+r: retries syncing after a sync error
 	Approve     key.Binding // alt+a: approves the waiting tool call
-	Deny        key.Binding // alt+d: denies the waiting tool call
+	Deny        key.Binding // alt+d: denies the waiting tool call, asking for a reason first
 	ApproveAll  key.Binding // alt+s: approves it and the like of it for the session, when the agent offers that
 	Unqueue     key.Binding // alt+u: unqueues the selected or newest queued prompt
 	TakeBack    key.Binding // alt+e: puts the newest failed prompt's text back in the composer
@@ -124,7 +124,7 @@ func Default() KeyMap {
 			PageDown:    b(k("pgdown"), "pgdown", "page down"),
 			Retry:       b(k("ctrl+r"), "ctrl+r", "retry sync"),
 			Approve:     b(k("alt+a"), "alt+a", "approve tool"),
-			Deny:        b(k("alt+d"), "alt+d", "deny tool"),
+			Deny:        b(k("alt+d"), "alt+d", "deny tool, with a reason"),
 			ApproveAll:  b(k("alt+s"), "alt+s", "approve for the session"),
 			Unqueue:     b(k("alt+u"), "alt+u", "unqueue prompt"),
 			TakeBack:    b(k("alt+e"), "alt+e", "failed prompt back to the composer"),
@@ -164,7 +164,7 @@ func Default() KeyMap {
 			Export:      b(k("w"), "w", "export the transcript (markdown file)"),
 			Copy:        b(k("y"), "y", "copy item (OSC 52)"),
 			Approve:     b(k("a"), "a", "approve tool (no draft waiting)"),
-			Deny:        b(k("d"), "d", "deny tool (no draft waiting)"),
+			Deny:        b(k("d"), "d", "deny tool, with a reason (no draft)"),
 			ApproveAll:  b(k("s"), "s", "approve for the session (no draft)"),
 			Unqueue:     b(k("u"), "u", "unqueue prompt (no draft waiting)"),
 			TakeBack:    b(k("e"), "e", "failed prompt back to the composer"),

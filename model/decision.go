@@ -44,3 +44,14 @@ func (a Approval) Offers(d Decision) bool {
 	}
 	return slices.Contains(a.Options, string(d))
 }
+
+// MaxReasonBytes bounds the reason a deny may carry (approval/respond's
+// reason): what the user tells the agent to do instead. A longer one is
+// refused with invalid params.
+const MaxReasonBytes = 4096
+
+// ReasonAllowed reports whether a reason may go with decision d: only a
+// deny carries one (an empty reason goes with anything).
+func ReasonAllowed(d Decision, reason string) bool {
+	return reason == "" || d == DecisionDeny
+}

@@ -45,3 +45,22 @@ func TestApprovalOffers(t *testing.T) {
 		}
 	}
 }
+
+func TestReasonAllowed(t *testing.T) {
+	cases := []struct {
+		d      Decision
+		reason string
+		want   bool
+	}{
+		{DecisionDeny, "use make test instead", true},
+		{DecisionDeny, "", true},
+		{DecisionApprove, "", true},
+		{DecisionApprove, "fine", false},
+		{DecisionApproveForSession, "always", false},
+	}
+	for _, c := range cases {
+		if got := ReasonAllowed(c.d, c.reason); got != c.want {
+			t.Errorf("ReasonAllowed(%q, %q) = %v, want %v", c.d, c.reason, got, c.want)
+		}
+	}
+}

@@ -286,6 +286,7 @@ func decodeNotification(method string, params json.RawMessage, valid bool) (*Eve
 	case MethodApprovalResolved:
 		ev.ApprovalID = str(p.ApprovalID, "approvalId", true)
 		ev.Decision = str(p.Decision, "decision", false)
+		ev.Reason = str(p.Reason, "reason", false)
 	case MethodSessionState:
 		var all map[string]json.RawMessage
 		if json.Unmarshal(params, &all) != nil {

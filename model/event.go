@@ -58,7 +58,7 @@ type Event struct {
 	CommandID string     // turn/queued, turn/unqueued, turn/started
 	Text      string     // turn/queued
 	QueuePos  int64      // turn/queued position (-1 when absent)
-	Reason    string     // turn/unqueued
+	Reason    string     // turn/unqueued; a deny's reason in approval/resolved
 	StartedAt string     // turn/started
 	Status    string     // turn/completed
 	TurnError *TurnError // turn/completed

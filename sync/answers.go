@@ -17,6 +17,8 @@ import (
 type Answer struct {
 	ApprovalID string
 	Decision   model.Decision
+	// Reason is what a deny tells the agent to do instead ("" none).
+	Reason string
 	// Sent: the answer went out on a connection (the host may have it);
 	// false while it waits for one.
 	Sent bool
@@ -24,6 +26,7 @@ type Answer struct {
 
 type answerState struct {
 	decision model.Decision
+	reason   string // a deny's reason
 	inflight bool
 	sent     bool // sent at least once
 }
@@ -52,9 +55,13 @@ func decideAnswer(stillPending, inflight, sent bool) answerAction {
 	return answerSend
 }
 
-func (l *loopState) respond(approvalID string, decision model.Decision) {
+func (l *loopState) respond(approvalID string, decision model.Decision, reason string) {
 	if !decision.IsAnswer() {
 		l.addError("approval decision must be approve, deny or approveForSession, not " + string(decision))
+		return
+	}
+	if !model.ReasonAllowed(decision, reason) {
+		l.addError("only a deny carries a reason, not " + string(decision))
 		return
 	}
 	a := l.answers[approvalID]
@@ -65,7 +72,7 @@ func (l *loopState) respond(approvalID string, decision model.Decision) {
 	if a.inflight {
 		return // the host takes the first answer it gets
 	}
-	a.decision = decision // an answer not yet sent may still change
+	a.decision, a.reason = decision, reason // an answer not yet sent may still change
 	l.dirty = true
 	if l.ready() {
 		l.sendAnswer(approvalID, a)
@@ -75,7 +82,11 @@ func (l *loopState) respond(approvalID string, decision model.Decision) {
 
 func (l *loopState) sendAnswer(approvalID string, a *answerState) {
 	a.inflight, a.sent = true, true
-	l.call("approval/respond", map[string]string{"sessionId": l.sessionID, "approvalId": approvalID, "decision": string(a.decision)},
+	params := map[string]string{"sessionId": l.sessionID, "approvalId": approvalID, "decision": string(a.decision)}
+	if a.reason != "" {
+		params["reason"] = a.reason
+	}
+	l.call("approval/respond", params,
 		func(_ json.RawMessage, rerr *model.RPCError) {
 			a.inflight = false
 			if l.answers[approvalID] != a {
@@ -130,7 +141,7 @@ func (l *loopState) answerList() []Answer {
 	out := make([]Answer, 0, len(l.answers))
 	for _, id := range l.answerIDs() {
 		a := l.answers[id]
-		out = append(out, Answer{ApprovalID: id, Decision: a.decision, Sent: a.sent})
+		out = append(out, Answer{ApprovalID: id, Decision: a.decision, Reason: a.reason, Sent: a.sent})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package sync
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,8 +11,12 @@ import (
 )
 
 // askingAgent runs one tool per turn that asks for approval, offering
-// approveForSession, and reports the decision it got on decided.
-type askingAgent struct{ decided chan model.Decision }
+// approveForSession, and reports the decision it got on decided (and the
+// whole answer on answered, when set).
+type askingAgent struct {
+	decided  chan model.Decision
+	answered chan host.Answer
+}
 
 func (askingAgent) Launch(string) error { return nil }
 
@@ -23,12 +28,18 @@ func (a askingAgent) Run(ctx context.Context, t *host.Turn) error {
 	if err := t.UpdateItem(id, model.StatusWaitingUser, nil); err != nil {
 		return err
 	}
-	d, err := t.Ask(ctx, host.ApprovalRequest{ItemID: id, Summary: "Run: true",
+	ans, err := t.Ask(ctx, host.ApprovalRequest{ItemID: id, Summary: "Run: true",
 		Options: []model.Decision{model.DecisionApprove, model.DecisionApproveForSession, model.DecisionDeny}})
 	if err != nil {
 		return err
 	}
-	a.decided <- d
+	a.decided <- ans.Decision
+	if a.answered != nil {
+		a.answered <- ans
+	}
+	if ans.Decision == model.DecisionDeny {
+		return t.CompleteItem(id, model.StatusFailed, map[string]any{"error": "denied"})
+	}
 	if err := t.UpdateItem(id, model.StatusRunning, nil); err != nil {
 		return err
 	}
@@ -106,6 +117,67 @@ func TestAnswerGivenOfflineIsSentOnReconnect(t *testing.T) {
 	s = waitFor(t, c.Client, "confirmed and idle", func(s Picture) bool { return len(s.Answers) == 0 && idle(s) })
 	if len(s.Errors) != 0 {
 		t.Fatalf("client errors %q", s.Errors)
+	}
+}
+
+// TestDenyReasonReachesTheAgent: a deny's reason goes from the client over
+// a real WebSocket to the host, which hands it to the agent with the
+// decision, and records it in approval/resolved (issue 25, deny with a
+// reason).
+func TestDenyReasonReachesTheAgent(t *testing.T) {
+	const reason = "use make test instead"
+	agent := askingAgent{decided: make(chan model.Decision, 1), answered: make(chan host.Answer, 1)}
+	h := startHost(t, host.Options{AgentImpl: agent})
+	sid := createSession(t, h.URL(), h.Token(), "deny with a reason")
+	c := runClient(t, Options{URL: h.URL(), Token: h.Token(), SessionID: sid})
+	waitFor(t, c.Client, "live", isLive)
+
+	c.Submit("run a tool")
+	s := waitFor(t, c.Client, "approval", func(s Picture) bool { return len(s.View.Approvals) == 1 })
+	c.Deny(s.View.Approvals[0].ApprovalID, reason)
+	select {
+	case ans := <-agent.answered:
+		if ans != (host.Answer{Decision: model.DecisionDeny, Reason: reason}) {
+			t.Fatalf("the agent got %+v, want deny with %q", ans, reason)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the host never resolved the approval; client errors %q", c.Current().Errors)
+	}
+	s = waitFor(t, c.Client, "resolved and idle", func(s Picture) bool { return len(s.View.Approvals) == 0 && idle(s) })
+	if len(s.Errors) != 0 {
+		t.Fatalf("client errors %q", s.Errors)
+	}
+}
+
+// TestDenyReasonRefusals: the host refuses a reason longer than
+// model.MaxReasonBytes with an error the client reports, leaving the
+// approval waiting; one of exactly the bound is taken.
+func TestDenyReasonRefusals(t *testing.T) {
+	agent := askingAgent{decided: make(chan model.Decision, 1)}
+	h := startHost(t, host.Options{AgentImpl: agent})
+	sid := createSession(t, h.URL(), h.Token(), "long reason")
+	c := runClient(t, Options{URL: h.URL(), Token: h.Token(), SessionID: sid})
+	waitFor(t, c.Client, "live", isLive)
+	c.Submit("run a tool")
+	s := waitFor(t, c.Client, "approval", func(s Picture) bool { return len(s.View.Approvals) == 1 })
+	id := s.View.Approvals[0].ApprovalID
+
+	c.Deny(id, strings.Repeat("x", model.MaxReasonBytes+1))
+	s = waitFor(t, c.Client, "the refusal", func(s Picture) bool { return len(s.Errors) > 0 })
+	if e := s.Errors[len(s.Errors)-1]; !strings.Contains(e, "reason is 4097 bytes, at most 4096") {
+		t.Errorf("error %q, want the reason's length and bound", e)
+	}
+	if len(s.View.Approvals) != 1 {
+		t.Errorf("the approval was resolved by a refused answer")
+	}
+	c.Deny(id, strings.Repeat("y", model.MaxReasonBytes))
+	select {
+	case d := <-agent.decided:
+		if d != model.DecisionDeny {
+			t.Fatalf("the agent got %q, want deny", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("a reason of exactly the bound was not taken; client errors %q", c.Current().Errors)
 	}
 }
 

@@ -266,7 +266,15 @@ func (c *Client) Interrupt() { c.enqueue(func() { c.loop.interrupt() }) }
 // offline, the answer waits (Picture.Answers) and is sent once the next
 // connection has caught up, if the approval is still pending then.
 func (c *Client) Respond(approvalID string, decision model.Decision) {
-	c.enqueue(func() { c.loop.respond(approvalID, decision) })
+	c.enqueue(func() { c.loop.respond(approvalID, decision, "") })
+}
+
+// Deny refuses an approval and tells the agent reason: what to do
+// instead ("" says nothing more, as Respond with deny). The host refuses
+// a reason longer than model.MaxReasonBytes (the error is reported in
+// Picture.Errors). Given offline, it waits as Respond's answers do.
+func (c *Client) Deny(approvalID, reason string) {
+	c.enqueue(func() { c.loop.respond(approvalID, model.DecisionDeny, reason) })
 }
 
 // LoadOlder asks for one `before` page of older history, if the held range

@@ -45,18 +45,37 @@ func (m *Model) retry() tea.Cmd {
 	return tea.Batch(call(m.src.Retry), m.expireNotice())
 }
 
-// respond answers the first waiting approval.
+// respond answers the first waiting approval. A deny asks for its reason
+// first (denyreason.go); an approval answers only once all of it has been
+// on screen (approvalsight.go), else it opens or pages the review.
 func (m *Model) respond(decision model.Decision) tea.Cmd {
-	if m.view == nil || len(m.view.Approvals) == 0 {
+	a, it, ok := m.firstApproval()
+	if !ok {
 		m.setNotice("no tool is waiting for approval", true)
 		return m.expireNotice()
 	}
-	a := m.view.Approvals[0]
-	src := m.src
 	if !a.Offers(decision) {
 		m.setNotice("this approval does not offer "+decisionWords[decision], true)
 		return m.expireNotice()
 	}
+	if decision == model.DecisionDeny {
+		return m.openDenyReason()
+	}
+	seen := m.sight.seenWhole(sightKeyOf(a, it, max(m.width, 1)))
+	switch approveStep(seen, m.overlay == overlayReview && m.reviewID == a.ApprovalID) {
+	case approveReview:
+		return m.openReview(a)
+	case approveMore:
+		return m.reviewMore()
+	}
+	m.closeReview()
+	src := m.src
+	return tea.Batch(func() tea.Msg { src.Respond(a.ApprovalID, decision); return nil }, m.answered(a, decision))
+}
+
+// answered says what was answered to a (or that it waits for the
+// connection), until its turn ends.
+func (m *Model) answered(a model.Approval, decision model.Decision) tea.Cmd {
 	turn := a.TurnID
 	if turn == "" && m.turnRunning() {
 		turn = m.view.ActiveTurn.TurnID
@@ -67,7 +86,7 @@ func (m *Model) respond(decision model.Decision) tea.Cmd {
 		notice = notSentYet(decision) + " · "
 	}
 	m.setTurnNotice(notice+termtext.VisibleLine(firstLine(a.Summary)), turn)
-	return tea.Batch(func() tea.Msg { src.Respond(a.ApprovalID, decision); return nil }, m.expireNotice())
+	return m.expireNotice()
 }
 
 // unqueue takes back the selected pending prompt when it is queued, else

@@ -12,8 +12,12 @@ import (
 )
 
 // askingAgent runs one tool per turn that asks for approval, offering
-// approveForSession, and reports the decision it got on decided.
-type askingAgent struct{ decided chan model.Decision }
+// approveForSession, and reports the decision it got on decided (and a
+// deny's reason on reasons, when set).
+type askingAgent struct {
+	decided chan model.Decision
+	reasons chan string
+}
 
 func (askingAgent) Launch(string) error { return nil }
 
@@ -25,10 +29,14 @@ func (a askingAgent) Run(ctx context.Context, t *host.Turn) error {
 	if err := t.UpdateItem(id, model.StatusWaitingUser, nil); err != nil {
 		return err
 	}
-	d, err := t.Ask(ctx, host.ApprovalRequest{ItemID: id, Summary: "Run: true",
+	ans, err := t.Ask(ctx, host.ApprovalRequest{ItemID: id, Summary: "Run: true",
 		Options: []model.Decision{model.DecisionApprove, model.DecisionApproveForSession, model.DecisionDeny}})
 	if err != nil {
 		return err
+	}
+	d := ans.Decision
+	if a.reasons != nil && d == model.DecisionDeny {
+		a.reasons <- ans.Reason
 	}
 	a.decided <- d
 	if d == model.DecisionDeny {
@@ -42,9 +50,11 @@ func (a askingAgent) Run(ctx context.Context, t *host.Turn) error {
 
 // TestApprovalKeysReachTheHost: each approval key, pressed in the UI over
 // a real client and host, resolves the approval with its decision (issue
-// 25, 1: approve for the session never reached the host).
+// 25, 1: approve for the session never reached the host); a deny asks for
+// its reason, which reaches the agent with it (issue 25, deny with a
+// reason).
 func TestApprovalKeysReachTheHost(t *testing.T) {
-	agent := askingAgent{decided: make(chan model.Decision, 1)}
+	agent := askingAgent{decided: make(chan model.Decision, 1), reasons: make(chan string, 1)}
 	h := hosttest.Start(t, host.Options{Ephemeral: true, AgentImpl: agent})
 	rc := hosttest.Dial(t, h)
 	var created struct {
@@ -61,10 +71,10 @@ func TestApprovalKeysReachTheHost(t *testing.T) {
 		want model.Decision
 	}{
 		{[]string{"alt+a"}, model.DecisionApprove},
-		{[]string{"alt+d"}, model.DecisionDeny},
+		{[]string{"alt+d", "enter"}, model.DecisionDeny},
 		{[]string{"alt+s"}, model.DecisionApproveForSession},
 		{[]string{"tab", "a"}, model.DecisionApprove},
-		{[]string{"tab", "d"}, model.DecisionDeny},
+		{[]string{"tab", "d", "u", "s", "e", " ", "m", "a", "k", "e", "enter"}, model.DecisionDeny},
 		{[]string{"tab", "s"}, model.DecisionApproveForSession},
 	}
 	for _, tc := range cases {
@@ -77,6 +87,15 @@ func TestApprovalKeysReachTheHost(t *testing.T) {
 		case got := <-agent.decided:
 			if got != tc.want {
 				t.Fatalf("%v: the host resolved %q, want %q", tc.keys, got, tc.want)
+			}
+			if got == model.DecisionDeny {
+				want := ""
+				if len(tc.keys) > 2 {
+					want = "use make"
+				}
+				if r := <-agent.reasons; r != want {
+					t.Fatalf("%v: the agent was told %q, want %q", tc.keys, r, want)
+				}
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%v: the host never resolved the approval; client errors %q", tc.keys, c.Current().Errors)

@@ -359,8 +359,8 @@ func TestApprovalBarAndKeys(t *testing.T) {
 	if !hasCall(f, "respond:ap1:approve") {
 		t.Fatalf("calls %v", f.Calls())
 	}
-	d.keys("tab", "d")
-	if !hasCall(f, "respond:ap1:deny") {
+	d.keys("tab", "d", "enter")
+	if !hasCall(f, "deny:ap1:") {
 		t.Fatalf("calls %v", f.Calls())
 	}
 	f.frame(model.MethodApprovalResolved, obj{"approvalId": "ap1", "decision": "approve"})

@@ -19,27 +19,20 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 func lipglossWidth(s string) int { return ansi.StringWidth(s) }
 
-// approvalLines renders the approval prompt bar for the first waiting
-// approval (two lines), or nothing. The tool and the summary are what the
-// user approves: they are shown whole, controls as glyphs
-// (termtext.VisibleLine), so nothing in them can hide the rest. An answer
-// given here that waits for the connection (answers) is said instead of
-// the keys: the tool still waits.
-func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, answers []sync.Answer, width int) []string {
-	if v == nil || len(v.Approvals) == 0 {
-		return nil
-	}
+// approvalBar is what the approval bar is drawn from.
+type approvalBar struct {
+	view    *model.View
+	answers []sync.Answer // answers given here the host has not confirmed
+	deny    denyInput     // the reason being typed for a deny
+}
+
+// approvalHead is the bar's first line before fitting: what needs
+// approval, and its summary (one line, controls as glyphs).
+func approvalHead(t themes.Theme, v *model.View) string {
 	a := v.Approvals[0]
-	tool := ""
-	if it := v.ItemByID(a.ItemID); it != nil {
-		tool = termtext.VisibleLine(it.ToolName())
-		if it.Kind == model.KindFileChange {
-			tool = "file change"
-		}
-	}
 	head := "⚠ Approval needed"
-	if tool != "" {
-		head += ": " + tool
+	if it := v.ItemByID(a.ItemID); it != nil {
+		head += ": " + approvalTool(it)
 	}
 	if n := len(v.Approvals); n > 1 {
 		head += " (1 of " + itoa(n) + ")"
@@ -48,24 +41,99 @@ func approvalLines(t themes.Theme, km keymap.KeyMap, v *model.View, answers []sy
 	if summary == "" {
 		summary = "(no summary)"
 	}
-	if owed, ok := owedAnswer(answers, a.ApprovalID); ok && !owed.Sent {
-		return []string{
-			fit(t.Warning.Render(head)+t.Muted.Render(" · ")+t.Text.Render(summary), width),
-			fit("  "+t.Muted.Render(notSentYet(owed.Decision)), width),
-		}
+	return t.Warning.Render(head) + t.Muted.Render(" · ") + t.Text.Render(summary)
+}
+
+// maxHeadLines bounds the lines the bar gives the summary; a longer one
+// is cut there, and the review shows it whole.
+const maxHeadLines = 2
+
+// headLines wraps the bar's head to width, at most maxHeadLines of it;
+// whole is false when it was cut.
+func headLines(head string, width int) (lines []string, whole bool) {
+	lines = strings.Split(ansi.Wrap(head, max(width, 1), ""), "\n")
+	if len(lines) <= maxHeadLines {
+		return lines, true
 	}
-	keys := t.StatusKey.Render(km.Global.Approve.Help().Key) + t.Muted.Render(" approve  ")
+	lines = lines[:maxHeadLines]
+	last := lines[maxHeadLines-1]
+	lines[maxHeadLines-1] = ansi.Truncate(last, max(width-1, 1), "") + "…"
+	return lines, false
+}
+
+// approvalSummaryFits reports whether the bar shows the first approval's
+// summary whole at width.
+func approvalSummaryFits(t themes.Theme, v *model.View, width int) bool {
+	if v == nil || len(v.Approvals) == 0 {
+		return false
+	}
+	_, whole := headLines(approvalHead(t, v), width)
+	return whole
+}
+
+// approvalLines renders the approval prompt bar for the first waiting
+// approval, or nothing: what needs approval and its summary (on up to
+// maxHeadLines lines), then the keys, wrapped so that none is cut. The
+// summary shows controls as glyphs (termtext.VisibleLine), so nothing in
+// it can hide the rest; one too long for the bar is shown whole by the
+// review (review.go) before an approve key acts. An answer given here that waits for the connection is
+// said instead of the keys: the tool still waits. While a deny's reason is
+// typed, the bar shows it (denyLines).
+func approvalLines(t themes.Theme, km keymap.KeyMap, in approvalBar, width int) []string {
+	v := in.view
+	if v == nil || len(v.Approvals) == 0 {
+		return nil
+	}
+	a := v.Approvals[0]
+	hl, _ := headLines(approvalHead(t, v), width)
+	var out []string
+	for _, l := range hl {
+		out = append(out, fit(l, width))
+	}
+	if owed, ok := owedAnswer(in.answers, a.ApprovalID); ok && !owed.Sent {
+		return append(out, fit("  "+t.Muted.Render(notSentYet(owed.Decision)), width))
+	}
+	if in.deny.open && in.deny.approvalID == a.ApprovalID {
+		return append(out, denyLines(t, in.deny.text, width)...)
+	}
+	key := func(b key.Binding, what string) string {
+		return t.StatusKey.Render(b.Help().Key) + t.Muted.Render(" "+what)
+	}
+	hints := []string{key(km.Global.Approve, "approve")}
 	inTranscript := "a/d"
 	if a.Offers(model.DecisionApproveForSession) {
-		keys += t.StatusKey.Render(km.Global.ApproveAll.Help().Key) + t.Muted.Render(" approve for the session  ")
+		hints = append(hints, key(km.Global.ApproveAll, "approve for the session"))
 		inTranscript = "a/s/d"
 	}
-	keys += t.StatusKey.Render(km.Global.Deny.Help().Key) + t.Muted.Render(" deny  ") +
-		t.Muted.Render("("+inTranscript+" in the transcript)")
-	return []string{
-		fit(t.Warning.Render(head)+t.Muted.Render(" · ")+t.Text.Render(summary), width),
-		fit("  "+keys, width),
+	hints = append(hints, key(km.Global.Deny, "deny (+ reason)"), t.Muted.Render("("+inTranscript+" in the transcript)"))
+	for _, l := range packHints(hints, "  ", "  ", width) {
+		out = append(out, fit(l, width))
 	}
+	return out
+}
+
+// packHints lays hints out on as few lines of width as they fit, each
+// line starting with indent and hints separated by sep; a hint wider
+// than a line gets a line of its own (and is cut there by the caller).
+func packHints(hints []string, indent, sep string, width int) []string {
+	var out []string
+	line, lw := "", 0
+	for _, h := range hints {
+		hw := ansi.StringWidth(h)
+		switch {
+		case line == "":
+			line, lw = indent+h, len(indent)+hw
+		case lw+len(sep)+hw <= width:
+			line, lw = line+sep+h, lw+len(sep)+hw
+		default:
+			out = append(out, line)
+			line, lw = indent+h, len(indent)+hw
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
 }
 
 // statusInput is what the status bar shows.

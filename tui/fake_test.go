@@ -155,6 +155,9 @@ func (f *fakeSource) Interrupt()         { f.record("interrupt") }
 func (f *fakeSource) Respond(approvalID string, decision model.Decision) {
 	f.record("respond:" + approvalID + ":" + string(decision))
 }
+func (f *fakeSource) Deny(approvalID, reason string) {
+	f.record("deny:" + approvalID + ":" + reason)
+}
 func (f *fakeSource) LoadOlder()   { f.record("loadOlder") }
 func (f *fakeSource) LoadStart()   { f.record("loadStart") }
 func (f *fakeSource) LoadForward() { f.record("loadForward") }

@@ -178,6 +178,7 @@ func (m *Model) pull() {
 	m.diag.observe(snap, m.now())
 	m.takeReturned(snap)
 	m.observeHost(snap.HostURL)
+	m.approvalChanged()
 }
 
 // refresh lays the screen out again and composes the frame. It is the
@@ -189,8 +190,8 @@ func (m *Model) refresh() tea.Cmd {
 	m.comp.setWidth(w)
 	banners := m.bannerLines()
 	var approval []string
-	if m.overlay == overlayNone {
-		approval = approvalLines(m.theme, m.km, m.view, m.snap.Answers, w)
+	if m.overlay == overlayNone || m.overlay == overlayReview {
+		approval = approvalLines(m.theme, m.km, approvalBar{view: m.view, answers: m.snap.Answers, deny: m.deny}, w)
 	}
 	compH := m.comp.height()
 	notice, noticeLines := m.statusNotice(w)
@@ -204,12 +205,15 @@ func (m *Model) refresh() tea.Cmd {
 	case overlayDiagnostics:
 		body, m.overlayOff = pageLines(m.theme, diagnosticsTitle(m.theme, m.km, len(m.diag.entries)),
 			diagnosticsBody(m.theme, m.diag.entries, m.now(), w), m.overlayOff, w, h-compH-1)
+	case overlayReview:
+		body = m.layReview(w, max(transH, 0))
 	default:
 		spinner := ""
 		if m.online() {
 			spinner = m.spinner()
 		}
 		body = m.highlight(m.tr.layout(w, max(transH, 0), spinner, m.now()))
+		m.sawApprovalInPlace(w)
 		m.fresh = freshLines(m.shown, body)
 		m.shown = append(m.shown[:0], body...)
 		cmd = tea.Batch(m.maybeLoadOlder(), m.maybeLoadForward())

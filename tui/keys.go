@@ -36,10 +36,15 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.quitArmed = false
 		m.clearNotice()
 	}
+	if m.deny.open {
+		return m.denyKey(msg)
+	}
 	if m.srch.editing {
 		return m.searchKey(msg)
 	}
 	switch m.overlay {
+	case overlayReview:
+		return m.reviewKey(msg)
 	case overlayHelp:
 		if key.Matches(msg, km.Help.Close) {
 			m.overlay = overlayNone

@@ -92,10 +92,14 @@ type Model struct {
 
 	width, height int
 	focus         focusArea
-	overlay       overlay // help or diagnostics instead of the transcript
-	overlayOff    int     // the overlay's scroll offset
-	diag          diagLog // every warning and error seen, for the diagnostics view
-	statusClick   [2]int  // the status bar's diagnostics count: cells [from, to)
+	overlay       overlay       // help, diagnostics or the review instead of the transcript
+	overlayOff    int           // the overlay's scroll offset
+	reviewID      string        // the approval the review shows (review.go)
+	reviewRoom    int           // the review's body lines on screen in the last frame
+	sight         approvalSight // how much of the first waiting approval was seen
+	deny          denyInput     // the reason a deny asks for (denyreason.go)
+	diag          diagLog       // every warning and error seen, for the diagnostics view
+	statusClick   [2]int        // the status bar's diagnostics count: cells [from, to)
 	mouse         bool
 
 	framePending bool
@@ -264,6 +268,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.FocusMsg:
 		cmds = append(cmds, call(m.src.Focus))
 	case tea.PasteMsg:
+		if m.deny.open {
+			cmds = append(cmds, m.addDenyText(msg.Content))
+			m.dirty = true
+			break
+		}
+		m.closeReview()
 		m.overlay = overlayNone
 		cmds = append(cmds, m.focusComposer(), m.comp.update(msg))
 		m.dirty = true

@@ -18,6 +18,7 @@ const (
 	overlayNone overlay = iota
 	overlayHelp
 	overlayDiagnostics
+	overlayReview // the first waiting approval, whole (review.go)
 )
 
 // pageLines lays a scrollable page out in exactly height lines of width
@@ -35,11 +36,8 @@ func pageLines(t themes.Theme, title string, body []string, off, width, height i
 		return out, 0
 	}
 	out = append(out, blank(width))
-	room := height - 2
-	scroll := len(body) > room && room >= 2 // room for a line of body and the scroll line
-	if scroll {
-		room--
-	}
+	room := pageRoom(len(body), height)
+	scroll := room < len(body) && room < height-2
 	maxOff := max(0, len(body)-room)
 	off = min(max(off, 0), maxOff)
 	for i := off; i < off+room && i < len(body); i++ {
@@ -61,6 +59,17 @@ func pageLines(t themes.Theme, title string, body []string, off, width, height i
 		out = append(out, fit("  "+t.Muted.Render(strings.Join(parts, " · ")), width))
 	}
 	return out, off
+}
+
+// pageRoom is how many body lines of n a page of height shows: all but
+// the title, its blank line and, when the body does not fit, the scroll
+// line.
+func pageRoom(n, height int) int {
+	room := height - 2
+	if n > room && room >= 2 { // room for a line of body and the scroll line
+		room--
+	}
+	return max(room, 0)
 }
 
 // scrollOverlay moves the open overlay's window for a key of the

@@ -12,7 +12,7 @@ import (
 // Contract: Updates delivers a (coalesced) signal whenever Current may have
 // changed and is closed when the source stops. Current is cheap and safe to
 // call from any goroutine. The command methods (Submit, Unqueue, Interrupt,
-// Respond, LoadOlder, LoadStart, LoadForward, Retry, Focus) may block briefly; the UI only calls
+// Respond, Deny, LoadOlder, LoadStart, LoadForward, Retry, Focus) may block briefly; the UI only calls
 // them from tea.Cmds, never from Update.
 type Source interface {
 	Updates() <-chan struct{}
@@ -21,6 +21,8 @@ type Source interface {
 	Unqueue(commandID string)
 	Interrupt()
 	Respond(approvalID string, decision model.Decision)
+	// Deny refuses an approval, telling the agent reason ("" none).
+	Deny(approvalID, reason string)
 	LoadOlder()
 	// LoadStart asks for the session's first items (Picture.Start) when
 	// the View does not reach back to them; LoadForward for the next page

@@ -37,6 +37,7 @@ type transcript struct {
 	sel      rowRef
 	hasSel   bool
 	expanded map[string]bool
+	mustShow string // an item shown expanded whatever the user chose: the one waiting for approval
 	spinner  string
 	now      time.Time // the frame's clock, for message time stamps (stamps.go)
 
@@ -153,7 +154,7 @@ func (t *transcript) rowLines(i int) []string {
 
 func (t *transcript) rowOpts(i int) render.ItemOptions {
 	it := t.set.rows[i].Item
-	opts := render.ItemOptions{Expanded: t.expanded[it.ID], Selected: t.isSelected(i)}
+	opts := render.ItemOptions{Expanded: t.expanded[it.ID] || it.ID == t.mustShow, Selected: t.isSelected(i)}
 	if it.IsOpen() && !it.TerminalUnknown {
 		opts.Spinner = t.spinner
 	}
@@ -178,6 +179,21 @@ func (t *transcript) pendingLines(p model.PendingEntry, w int) []string {
 	}
 	sel := t.hasSel && t.sel.pending && t.sel.id == p.CommandID
 	return t.r.PendingRow(p, note, w, render.ItemOptions{Selected: sel})
+}
+
+// showsWhole reports whether the last layout had every line of item id's
+// row on screen.
+func (t *transcript) showsWhole(id string) bool {
+	v, n := -1, 0
+	for k, rv := range t.lineRow {
+		if rv <= 0 || rv > len(t.set.rows) || !t.lineBody[k] {
+			continue
+		}
+		if it := t.set.rows[rv-1].Item; it != nil && it.ID == id {
+			v, n = rv, n+1
+		}
+	}
+	return v > 0 && n == len(t.rowLines(v-1))
 }
 
 // rows are the transcript's rows, oldest first (shared: read only).

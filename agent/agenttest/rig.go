@@ -132,6 +132,13 @@ func (r *Rig) Respond(approvalID string, decision model.Decision) {
 	r.Client.MustCall(r.T, "approval/respond", map[string]any{"sessionId": r.SessionID, "approvalId": approvalID, "decision": decision}, nil)
 }
 
+// Deny denies an approval, telling the agent reason (what to do instead).
+func (r *Rig) Deny(approvalID, reason string) {
+	r.T.Helper()
+	r.Client.MustCall(r.T, "approval/respond", map[string]any{"sessionId": r.SessionID, "approvalId": approvalID,
+		"decision": model.DecisionDeny, "reason": reason}, nil)
+}
+
 // Items returns the folded items of a kind in the turn ("" any turn), in
 // order.
 func (r *Rig) Items(kind, turnID string) []*model.Item {

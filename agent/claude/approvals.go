@@ -22,6 +22,16 @@ type permissionRequest struct {
 // denies a tool call.
 const deniedMessage = "The user denied this in Lookout."
 
+// denyMessage is the permission response's message for a deny: Claude
+// Code hands it to the model as the tool's result, so the user's reason
+// (what to do instead) follows the denial there.
+func denyMessage(reason string) string {
+	if reason == "" {
+		return deniedMessage
+	}
+	return deniedMessage + " They said what to do instead:\n" + reason
+}
+
 // controlRequestLocked answers one of Claude Code's control requests: a
 // permission prompt is put to the user; anything else is refused, with a
 // warning.
@@ -82,7 +92,7 @@ func (ts *turnState) askLocked(requestID string, req permissionRequest) error {
 	ts.approvals[requestID] = cancel
 	go func() {
 		defer cancel()
-		d, err := ts.t.Ask(actx, ask)
+		ans, err := ts.t.Ask(actx, ask)
 		ts.mu.Lock()
 		defer ts.mu.Unlock()
 		_, pending := ts.approvals[requestID]
@@ -93,6 +103,7 @@ func (ts *turnState) askLocked(requestID string, req permissionRequest) error {
 			}
 			return // withdrawn by Claude Code: it wants no answer
 		}
+		d := ans.Decision
 		var answer map[string]any
 		switch d {
 		case model.DecisionApprove:
@@ -100,7 +111,7 @@ func (ts *turnState) askLocked(requestID string, req permissionRequest) error {
 		case model.DecisionApproveForSession:
 			answer = map[string]any{"behavior": "allow", "updatedInput": input, "updatedPermissions": perms}
 		default:
-			answer = map[string]any{"behavior": "deny", "message": deniedMessage}
+			answer = map[string]any{"behavior": "deny", "message": denyMessage(ans.Reason)}
 		}
 		_ = c.respond(requestID, answer)
 		if d != model.DecisionDeny && !ts.outcome.Finished() {

@@ -117,6 +117,38 @@ func TestCommandDeniedDoesNotRun(t *testing.T) {
 	}
 }
 
+// TestDenyReasonReachesTheModel: a deny's reason goes to Claude Code with
+// the permission response's message, and the model's next request carries
+// it in the refused tool's result (issue 25).
+func TestDenyReasonReachesTheModel(t *testing.T) {
+	const reason = "Do not touch files; list them instead."
+	r := newRig(t, rigOptions{})
+	turn := r.Submit("run: touch reasoned.txt")
+	ask, _ := r.Until("the approval", agenttest.IsApproval)
+	before := len(r.fake.Requests())
+	r.Deny(ask.ApprovalID, reason)
+	done, _ := r.Until("the turn's end", hosttest.TurnCompleted(turn))
+	agenttest.WantCompleted(t, done)
+	reqs := r.fake.Requests()[before:]
+	if len(reqs) == 0 {
+		t.Fatal("no model request after the deny")
+	}
+	var result *claudetest.Block
+	for _, m := range reqs[0].Messages {
+		for i, b := range m.Blocks {
+			if b.Type == "tool_result" {
+				result = &m.Blocks[i]
+			}
+		}
+	}
+	if result == nil || !result.IsError || !strings.Contains(result.Text, reason) {
+		t.Errorf("the next request's tool result is %+v, want an error carrying %q", result, reason)
+	}
+	if _, err := os.Stat(filepath.Join(r.work, "reasoned.txt")); err == nil {
+		t.Error("the denied command ran")
+	}
+}
+
 func TestApproveForSessionStopsAskingForTheSameCommand(t *testing.T) {
 	r := newRig(t, rigOptions{})
 	turn := r.Submit("run: touch again.txt")

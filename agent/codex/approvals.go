@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"time"
 
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
@@ -62,7 +63,13 @@ func (ts *turnState) askLocked(m *message) error {
 	ts.approvals[key] = cancel
 	go func() {
 		defer cancel()
-		d, err := ts.t.Ask(actx, req)
+		ans, err := ts.t.Ask(actx, req)
+		d := ans.Decision
+		if err == nil && d == model.DecisionDeny && ans.Reason != "" {
+			// Before the decline, so that the model call after it carries
+			// the reason right after the refusal.
+			ts.steerReason(ans.Reason)
+		}
 		ts.mu.Lock()
 		defer ts.mu.Unlock()
 		delete(ts.approvals, key)
@@ -79,6 +86,29 @@ func (ts *turnState) askLocked(m *message) error {
 	}()
 	return nil
 }
+
+// steerReason hands Codex a deny's reason. Codex's approval decisions
+// carry no message (its own TUI declines, then lets the user type), so the
+// reason goes to the running turn as the user's input (turn/steer): Codex
+// adds it to the next model call, after the refused tool's result. Codex
+// shows it as a userMessage, which the bridge does not repeat. Called
+// without ts.mu (the call's answer comes through the dispatcher).
+func (ts *turnState) steerReason(reason string) {
+	ctx, cancel := context.WithTimeout(ts.ctx, steerTimeout)
+	defer cancel()
+	_, err := ts.th.p.conn.call(ctx, "turn/steer", map[string]any{
+		"threadId": ts.th.id, "expectedTurnId": ts.codexTurn(),
+		"input": []any{map[string]any{"type": "text", "text": reason, "text_elements": []any{}}},
+	})
+	if err != nil {
+		ts.th.a.log.Warn("codex did not take a deny's reason", "session", ts.th.sess.ID(), "err", err)
+		_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "reasonNotDelivered",
+			Message: "Codex did not take the reason given with the deny (" + err.Error() + "); it was told only that the user declined"})
+	}
+}
+
+// steerTimeout bounds the turn/steer that carries a deny's reason.
+const steerTimeout = 5 * time.Second
 
 // offer is what Codex lets the user decide about one request.
 type offer struct {

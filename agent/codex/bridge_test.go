@@ -106,6 +106,44 @@ func TestCommandDeniedDoesNotRun(t *testing.T) {
 	}
 }
 
+// TestDenyReasonReachesTheModel: a deny's reason reaches Codex's model in
+// the model call after the refusal, after the refused command's result
+// (issue 25: Codex's decisions carry no message; the bridge steers the
+// turn with it).
+func TestDenyReasonReachesTheModel(t *testing.T) {
+	const reason = "Do not touch files; list them instead."
+	r := newRig(t, rigOptions{})
+	turn := r.Submit("run: touch reasoned.txt")
+	ask, _ := r.Until("the approval", agenttest.IsApproval)
+	before := len(r.fake.Requests())
+	r.Deny(ask.ApprovalID, reason)
+	done, _ := r.Until("the turn's end", hosttest.TurnCompleted(turn))
+	agenttest.WantCompleted(t, done)
+	reqs := r.fake.Requests()[before:]
+	if len(reqs) == 0 {
+		t.Fatal("no model call after the deny")
+	}
+	next := reqs[0]
+	refused, told := -1, -1
+	for i, it := range next.Input {
+		switch {
+		case it.Type == "function_call_output" && strings.Contains(it.Output, "rejected"):
+			refused = i
+		case it.IsPrompt() && it.Text == reason:
+			told = i
+		}
+	}
+	if refused < 0 || told < refused {
+		t.Errorf("the model call after the deny has the refusal at %d and the reason at %d, want the reason after it; input %+v", refused, told, next.Input)
+	}
+	if n := len(r.Items(model.KindUserMessage, turn)); n != 1 {
+		t.Errorf("%d user messages in the turn, want the prompt alone (the reason is not repeated)", n)
+	}
+	if _, err := os.Stat(filepath.Join(r.work, "reasoned.txt")); err == nil {
+		t.Error("the denied command ran")
+	}
+}
+
 func TestPatchIsAFileChangeWithItsDiff(t *testing.T) {
 	r := newRig(t, rigOptions{})
 	done, _ := r.Turn("patch: notes.txt")

@@ -76,7 +76,7 @@ func (ts *turnState) askLocked(props json.RawMessage) error {
 	ts.perms[p.ID] = pp
 	go func() {
 		defer cancel()
-		d, err := ts.t.Ask(actx, req)
+		ans, err := ts.t.Ask(actx, req)
 		ts.mu.Lock()
 		withdrawn := pp.withdrawn
 		delete(ts.perms, p.ID)
@@ -89,10 +89,11 @@ func (ts *turnState) askLocked(props json.RawMessage) error {
 			}
 			return
 		}
+		d := ans.Decision
 		if d == model.DecisionApproveForSession {
 			ts.s.allow(p)
 		}
-		ts.s.reply(p.ID, openCodeReply(d))
+		ts.s.replyWith(p.ID, openCodeReply(d), ans.Reason)
 		if d != model.DecisionDeny {
 			ts.mu.Lock()
 			if !ts.outcome.Finished() && ts.calls[callID(p)] == oi {

@@ -146,6 +146,37 @@ func TestOpenCodeBridge(t *testing.T) {
 		r.noneOpen()
 	})
 
+	t.Run("DenyReasonReachesTheModel", func(t *testing.T) {
+		// The reason goes with the reject as its message: OpenCode tells the
+		// model the user's feedback in the refused tool's result and goes
+		// on with the turn (issue 25).
+		const reason = "Do not touch files; list them instead."
+		r := base.fork(t)
+		turn := r.submit("run: touch reasoned.txt")
+		ask, _ := r.until("the approval", isApproval)
+		before := len(r.fake.TurnRequests())
+		r.c.MustCall(t, "approval/respond", map[string]any{"sessionId": r.sid, "approvalId": ask.ApprovalID, "decision": "deny", "reason": reason}, nil)
+		done, _ := r.until("the turn's end", hosttest.TurnCompleted(turn))
+		wantCompleted(t, done)
+		reqs := r.fake.TurnRequests()[before:]
+		if len(reqs) == 0 {
+			t.Fatal("no model request after the deny")
+		}
+		told := false
+		for _, m := range reqs[0].Messages {
+			if m.Role == "tool" && strings.Contains(m.Text, reason) {
+				told = true
+			}
+		}
+		if !told {
+			t.Errorf("the next request does not carry the reason in a tool result: %+v", reqs[0].Messages)
+		}
+		if _, err := os.Stat(filepath.Join(r.work, "reasoned.txt")); err == nil {
+			t.Error("the denied command ran")
+		}
+		r.noneOpen()
+	})
+
 	t.Run("EditsAreFileChangesWithDiffs", func(t *testing.T) {
 		r := base.fork(t)
 		path := filepath.Join(r.work, "notes.txt")

@@ -313,8 +313,17 @@ func (s *session) setIfChanged(name, value string) {
 
 // reply answers a permission request (best effort: a reply that fails
 // leaves OpenCode's own handling, an abort, to end the turn).
-func (s *session) reply(permissionID, reply string) {
-	if err := s.post("/permission/"+permissionID+"/reply", map[string]any{"reply": reply}); err != nil {
+func (s *session) reply(permissionID, reply string) { s.replyWith(permissionID, reply, "") }
+
+// replyWith answers a permission with a message when there is one:
+// OpenCode hands a reject's message to the model as the user's feedback
+// on the refused tool call (and goes on with the turn).
+func (s *session) replyWith(permissionID, reply, message string) {
+	body := map[string]any{"reply": reply}
+	if message != "" {
+		body["message"] = message
+	}
+	if err := s.post("/permission/"+permissionID+"/reply", body); err != nil {
 		s.a.log.Warn("opencode permission reply failed", "session", s.sess.ID(), "permission", permissionID, "err", err)
 	}
 }

@@ -220,6 +220,42 @@ func TestCLISendAnswersApprovals(t *testing.T) {
 	}
 }
 
+// send --on-approval deny --reason tells the agent the reason: the demo
+// agent's denied tool quotes it.
+func TestCLISendDenyReason(t *testing.T) {
+	h := cliHost(t)
+	sid := h.DefaultSessionID()
+	const reason = "use make test instead"
+	if _, code := runCLI(t, "send", h.URL(), "--session", sid, "--token", h.Token(), "--on-approval", "deny", "--reason", reason, "please use a tool"); code != 0 {
+		t.Fatalf("send exit %d", code)
+	}
+	exported, code := runCLI(t, "export", h.URL(), "--session", sid, "--token", h.Token(), "--format", "json", "--until-idle")
+	if code != 0 {
+		t.Fatalf("export exit %d", code)
+	}
+	var st struct {
+		Items []struct {
+			Kind  string `json:"kind"`
+			Error string `json:"error"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(exported), &st); err != nil {
+		t.Fatal(err)
+	}
+	last := ""
+	for _, it := range st.Items {
+		if it.Kind == model.KindToolCall {
+			last = it.Error
+		}
+	}
+	if !strings.HasSuffix(last, ": "+reason) {
+		t.Fatalf("the denied tool's error is %q, want it to quote %q", last, reason)
+	}
+	if _, code := runCLI(t, "send", h.URL(), "--session", sid, "--token", h.Token(), "--on-approval", "approve", "--reason", reason, "x"); code != exitUsage {
+		t.Fatalf("--reason with approve: exit %d, want usage", code)
+	}
+}
+
 // dialSessions creates a session on the host at url and returns its id.
 func dialSessions(t *testing.T, url, token string) string {
 	t.Helper()

@@ -16,7 +16,7 @@ import (
 
 func newSendCmd() *cobra.Command {
 	var f clientFlags
-	var onApproval string
+	var onApproval, reason string
 	var newSession bool
 	seenApproval := map[string]bool{}
 	cmd := &cobra.Command{
@@ -39,7 +39,8 @@ agent) and prints its id alone on the first line of stderr.
 
 While the session waits for a tool approval, send says so on stderr and
 keeps waiting (--on-approval ask, the default), or answers it itself
-(--on-approval approve or deny).
+(--on-approval approve or deny). With deny, --reason TEXT tells the agent
+what to do instead.
 
 ` + urlHelp,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -51,6 +52,9 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 				return usageErr(errors.New("send: its only argument is a host URL, and the prompt is missing: lookout send [URL] TEXT"))
 			}
 			if _, _, err := onApprovalDecision(onApproval); err != nil {
+				return usageErr(err)
+			}
+			if err := checkSendReason(onApproval, reason); err != nil {
 				return usageErr(err)
 			}
 			if newSession && f.session != "" {
@@ -101,7 +105,11 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 							continue
 						}
 						fmt.Fprintf(cmd.ErrOrStderr(), "lookout: %s approval %s: %s\n", answering(decision), id, summary)
-						c.Respond(a.ApprovalID, decision)
+						if decision == model.DecisionDeny {
+							c.Deny(a.ApprovalID, reason)
+						} else {
+							c.Respond(a.ApprovalID, decision)
+						}
 					}
 				}
 				r, settled := c.Settlement(cid)
@@ -121,6 +129,7 @@ keeps waiting (--on-approval ask, the default), or answers it itself
 	}
 	f.add(cmd, true)
 	cmd.Flags().StringVar(&onApproval, "on-approval", onApprovalAsk, "what to do when a tool waits for approval: ask (wait for someone to answer), approve, or deny")
+	cmd.Flags().StringVar(&reason, "reason", "", "with --on-approval deny: what the agent is told to do instead")
 	cmd.Flags().BoolVar(&newSession, "new", false, "create a new session on the host first and send to it (its id goes to stderr)")
 	return cmd
 }

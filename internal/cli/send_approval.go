@@ -30,3 +30,19 @@ func answering(d model.Decision) string {
 	}
 	return "approving"
 }
+
+// checkSendReason reads --reason: what a deny tells the agent to do
+// instead. It goes only with --on-approval deny, and is at most
+// model.MaxReasonBytes (what the host takes); anything else is a usage
+// error.
+func checkSendReason(onApproval, reason string) error {
+	switch {
+	case reason == "":
+		return nil
+	case onApproval != string(model.DecisionDeny):
+		return fmt.Errorf("--reason goes with --on-approval deny, not %q", onApproval)
+	case len(reason) > model.MaxReasonBytes:
+		return fmt.Errorf("--reason is %d bytes, at most %d", len(reason), model.MaxReasonBytes)
+	}
+	return nil
+}
