@@ -1,10 +1,14 @@
 // Package host is Lookout's reference session host: a WebSocket JSON-RPC
 // server speaking protocol version 1 (docs/protocol.md), with sessions whose
-// durable events are journaled in SQLite (or kept in memory for the
-// ephemeral profile), snapshots and pages made by running the client's own
-// fold (package model), and a scripted demo agent.
+// durable events are journaled in SQLite, kept in memory (the ephemeral
+// profile), or journaled in NATS JetStream, where a fleet of hosts shares
+// the sessions and each is written by the one host holding its lease
+// (docs/fleet.md). Snapshots and pages are made by running the client's
+// own fold (package model). Agents plug in through Agent and Turn; the
+// scripted DemoAgent is built in.
 //
 // Start a host with Start; it serves until Close or until its context ends.
+// docs/architecture.md maps the package's files to their jobs.
 package host
 
 import (
