@@ -37,9 +37,13 @@ type fleetJournal struct {
 
 	// needRejoin: the liveness lapsed (lapse); the next beat starts a new
 	// incarnation instead of renewing the old one. lapseMu makes a lapse
-	// whole before anyone sees its sessions.
+	// whole before anyone sees its sessions, and a take whole before a
+	// lapse looks for them: a lease taken under an incarnation that
+	// lapses meanwhile is either dropped by the lapse or never taken.
 	needRejoin atomic.Bool
 	lapseMu    sync.Mutex
+
+	claimedGate func(sid string) // Options.claimedGate
 
 	stop chan struct{}
 	// ctx ends at close: what the fleet does in the background (beats,
@@ -94,6 +98,12 @@ func (f *fleetJournal) createSession(rec sessionRecord) error {
 // take acquires sid's lease, claims its journal (from here on, no earlier
 // writer's append is accepted) and registers the session as this host's.
 func (f *fleetJournal) take(sid string) error {
+	f.lapseMu.Lock()
+	defer f.lapseMu.Unlock()
+	if f.needRejoin.Load() || f.pastDeadline() {
+		// A lapsed incarnation takes nothing: its lease would be void.
+		return errLivenessDeadline
+	}
 	ctx := f.ctx
 	l, err := f.m.Acquire(ctx, sid)
 	if err != nil {
@@ -102,6 +112,9 @@ func (f *fleetJournal) take(sid string) error {
 	if err := f.js.claim(sid); err != nil {
 		_ = f.m.Release(ctx, l) // another host may try; else nobody holds it
 		return err
+	}
+	if f.claimedGate != nil {
+		f.claimedGate(sid)
 	}
 	f.mu.Lock()
 	f.leases[sid] = l
@@ -199,6 +212,16 @@ func (f *fleetJournal) adoptOne(sid string) {
 	}
 	if err == nil {
 		err = f.adopt(rec)
+	}
+	if err == nil && !f.holds(sid) {
+		// The liveness lapsed while the session was being restored, and
+		// the lapse found no session to step down yet: step down now,
+		// or this host would serve it as its writer with a void lease.
+		f.mu.Lock()
+		lost := f.lost
+		f.mu.Unlock()
+		lost(sid, errLivenessDeadline)
+		return
 	}
 	if err != nil {
 		f.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	gosync "sync"
 	"testing"
 	"time"
 
@@ -226,5 +227,114 @@ func TestFleetListsFromTheDirectory(t *testing.T) {
 	}
 	if n := len(b.sessionList()); n != 3 {
 		t.Fatalf("b lists %d sessions after a replica replaced a listing, want 3", n)
+	}
+}
+
+// A lapse of this host's liveness and a take (create, takeover) never
+// interleave: a lapsed incarnation takes nothing, and a session whose
+// takeover the lapse overtook is stepped down once restored, never served
+// as written under a void lease. Chaos seed 566 found the second: a host
+// paused during a takeover kept serving a stale transcript as writer.
+func TestFleetLapseDuringATakeoverStepsTheSessionDown(t *testing.T) {
+	url := natstest.Start(t, t.TempDir()).URL()
+	a := fleetHost(t, url, "a")
+	s, err := a.createSession("lapse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	die(a)
+
+	gate := make(chan struct{})
+	b, err := Start(context.Background(), Options{
+		Addr: "127.0.0.1:0", DataDir: t.TempDir(), Pace: time.Millisecond,
+		Journal: url, JournalNamespace: "fl", FleetHostID: "b", FleetLeaseTTL: time.Second,
+		takeoverGate: func(sid string) {
+			if sid == s.id {
+				<-gate
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	f := b.fleet()
+	waitFor(t, "b to hold the lease, mid-takeover", func() bool { return f.holds(s.id) })
+	// As if b was paused past its deadline right here. The lapse steps
+	// down what b writes, which waits for the takeover in progress.
+	lapsed := make(chan struct{})
+	go func() { f.lapse(errLivenessDeadline); close(lapsed) }()
+	waitFor(t, "the lapse to begin", func() bool { return !f.holds(s.id) })
+	close(gate)
+	<-lapsed
+	if f.needRejoin.Load() {
+		if err := f.take("another"); !errors.Is(err, errLivenessDeadline) {
+			t.Fatalf("a lapsed incarnation took a session: %v", err)
+		}
+	}
+	waitFor(t, "b to step the overtaken takeover down (or take it again, claimed anew)", func() bool {
+		bs := b.session(s.id)
+		if bs == nil {
+			return false
+		}
+		bs.mu.Lock()
+		replica := bs.replica
+		bs.mu.Unlock()
+		return replica || bs.isRetired() || f.holds(s.id)
+	})
+	// Whatever b serves now, it writes the session only with a lease of
+	// its current incarnation.
+	if bs := b.session(s.id); bs != nil && !bs.replica && !bs.isRetired() && !f.holds(s.id) {
+		t.Fatal("b serves the session as its writer without a lease")
+	}
+}
+
+// A lapse that comes while a take is between its claim and counting the
+// lease waits for the take, and then steps the session down: it never
+// misses a lease taken under the incarnation that lapsed.
+func TestFleetLapseWaitsForATakeInProgress(t *testing.T) {
+	url := natstest.Start(t, t.TempDir()).URL()
+	a := fleetHost(t, url, "a")
+	s, err := a.createSession("lapse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	die(a)
+	inTake, release := make(chan struct{}), make(chan struct{})
+	restoring, restore := make(chan struct{}), make(chan struct{})
+	var takeOnce, restoreOnce gosync.Once
+	b, err := Start(context.Background(), Options{
+		Addr: "127.0.0.1:0", DataDir: t.TempDir(), Pace: time.Millisecond,
+		Journal: url, JournalNamespace: "fl", FleetHostID: "b", FleetLeaseTTL: time.Second,
+		claimedGate: func(sid string) {
+			if sid == s.id {
+				takeOnce.Do(func() { close(inTake); <-release })
+			}
+		},
+		takeoverGate: func(sid string) {
+			if sid == s.id {
+				restoreOnce.Do(func() { close(restoring); <-restore })
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	f := b.fleet()
+	<-inTake
+	lapsed := make(chan struct{})
+	go func() { f.lapse(errLivenessDeadline); close(lapsed) }()
+	time.Sleep(100 * time.Millisecond) // a lapse that did not wait would be over
+	close(release)
+	// The take is done and the takeover waits at its gate; nothing else
+	// adopts meanwhile (one adoption at a time).
+	<-restoring
+	time.Sleep(100 * time.Millisecond) // the lapse's turn, after the take
+	held := f.holds(s.id)
+	close(restore)
+	<-lapsed
+	if held {
+		t.Fatal("after the lapse b still counts a lease it took under the lapsed incarnation")
 	}
 }

@@ -46,7 +46,9 @@ func (h *Host) openDurableJournal() (journal, error) {
 		j.close()
 		return nil, err
 	}
-	return newFleetJournal(j, m, ttl), nil
+	f := newFleetJournal(j, m, ttl)
+	f.claimedGate = h.opts.claimedGate
+	return f, nil
 }
 
 // errFleetNeedsJournal: a fleet shares a JetStream journal.

@@ -131,6 +131,9 @@ type Options struct {
 	// takeover has retired a session's replica, before it restores the
 	// session.
 	takeoverGate func(sid string)
+	// claimedGate, set only by tests, is called when a fleet host has
+	// acquired and claimed a session, before it counts the lease as held.
+	claimedGate func(sid string)
 	// TLSCert and TLSKey, both set, are PEM files of a certificate (chain)
 	// and its private key: the host then serves wss:// (TLS 1.2 or later)
 	// and its URL and recorded address say wss://. Start fails when only
