@@ -1,0 +1,208 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lookout-sh/lookout/agent/claude/claudetest"
+	"github.com/lookout-sh/lookout/agent/codex/codextest"
+	"github.com/lookout-sh/lookout/agent/opencode/opencodetest"
+)
+
+// The agents TestEveryPath drives: how to start each behind `lookout`,
+// and how its fake model's recorded requests read, so that a row can
+// assert what reached the model without knowing the agent's API.
+
+// modelCall is one model request of a turn (not a title or compaction
+// side request), reduced to what the rows check.
+type modelCall struct {
+	// prompts are the conversation's prompts, oldest first; the last is
+	// the newest.
+	prompts []string
+	// toolResults are the texts of the tool results the request carries,
+	// oldest first (a refused tool's result says so).
+	toolResults []string
+	// all joins every text of the request (prompts, answers, tool
+	// results), to find a text wherever the agent put it.
+	all string
+}
+
+func (c modelCall) lastPrompt() string {
+	if len(c.prompts) == 0 {
+		return ""
+	}
+	return c.prompts[len(c.prompts)-1]
+}
+
+func (c modelCall) lastToolResult() string {
+	if len(c.toolResults) == 0 {
+		return ""
+	}
+	return c.toolResults[len(c.toolResults)-1]
+}
+
+// pathAgent is one agent of the table.
+type pathAgent struct {
+	name string
+	// launch prepares the agent's fake model and home and returns the
+	// agent's flags for `lookout`, the variables the agent's process
+	// needs, and how to read the fake's requests (nil for the demo, which
+	// has no model).
+	launch func(t *testing.T, work string) (flags string, env []string, calls func() []modelCall)
+	// comm is the agent process's name in /proc (to check that none
+	// outlives lookout); "" for the demo.
+	comm string
+	// afterTool starts the agent's answer once a tool ran.
+	afterTool string
+	// slowDelta shows on screen once a "slow" turn streams.
+	slowDelta string
+}
+
+func (a pathAgent) demo() bool { return a.name == "demo" }
+
+var pathAgents = []pathAgent{
+	{
+		name: "demo",
+		launch: func(t *testing.T, work string) (string, []string, func() []modelCall) {
+			return "--pace 2ms", nil, nil
+		},
+		afterTool: "That is all for now.",
+		slowDelta: "Working on it; this will take a while.",
+	},
+	{
+		name: "codex",
+		launch: func(t *testing.T, work string) (string, []string, func() []modelCall) {
+			bin := codextest.Binary(t)
+			fake := codextest.NewFakeModel(t, codextest.FakeOptions{})
+			env := codextest.Home(t, fake.URL(), codextest.HomeOptions{})
+			return "--agent codex --codex-bin " + shellQuote(bin), env, func() []modelCall {
+				var out []modelCall
+				for _, r := range fake.Requests() {
+					if r.Scenario == "side" {
+						continue
+					}
+					c := modelCall{prompts: r.Prompts()}
+					var all []string
+					for _, it := range r.Input {
+						if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" {
+							c.toolResults = append(c.toolResults, it.Output)
+						}
+						all = append(all, it.Text, it.Output)
+					}
+					c.all = strings.Join(all, "\n")
+					out = append(out, c)
+				}
+				return out
+			}
+		},
+		comm:      "codex",
+		afterTool: codextest.CommandAnswerPrefix,
+		slowDelta: "slow1 ",
+	},
+	{
+		name: "claude",
+		launch: func(t *testing.T, work string) (string, []string, func() []modelCall) {
+			bin := claudetest.Binary(t)
+			fake := claudetest.NewFakeModel(t, claudetest.FakeOptions{})
+			env := claudetest.Home(t, fake.URL(), claudetest.HomeOptions{})
+			return "--agent claude --claude-bin " + shellQuote(bin), env, func() []modelCall {
+				var out []modelCall
+				for _, r := range fake.Requests() {
+					if r.Scenario == "side" {
+						continue
+					}
+					c := modelCall{prompts: r.Prompts()}
+					var all []string
+					for _, m := range r.Messages {
+						for _, b := range m.Blocks {
+							if b.Type == "tool_result" {
+								c.toolResults = append(c.toolResults, b.Text)
+							}
+							all = append(all, b.Text)
+						}
+					}
+					c.all = strings.Join(all, "\n")
+					out = append(out, c)
+				}
+				return out
+			}
+		},
+		comm:      filepath.Base(claudeBinName()),
+		afterTool: claudetest.CommandAnswerPrefix,
+		slowDelta: "slow1 ",
+	},
+	{
+		name: "opencode",
+		launch: func(t *testing.T, work string) (string, []string, func() []modelCall) {
+			bin := opencodetest.Binary(t)
+			fake := opencodetest.NewFakeModel(t, opencodetest.FakeOptions{})
+			env := opencodetest.Home(t, fake.URL(), opencodetest.HomeOptions{})
+			return "--agent opencode --opencode-bin " + shellQuote(bin), env, func() []modelCall {
+				var out []modelCall
+				for _, r := range fake.TurnRequests() {
+					c := modelCall{prompts: r.Prompts()}
+					var all []string
+					for _, m := range r.Messages {
+						if m.Role == "tool" {
+							c.toolResults = append(c.toolResults, m.Text)
+						}
+						all = append(all, m.Text)
+					}
+					c.all = strings.Join(all, "\n")
+					out = append(out, c)
+				}
+				return out
+			}
+		},
+		comm:      "opencode",
+		afterTool: opencodetest.FollowupPrefix,
+		slowDelta: "slow1 ",
+	},
+}
+
+// claudeBinName is the name Claude Code's process runs under: its binary's
+// file name, as the kit finds it (without failing or skipping here).
+func claudeBinName() string {
+	if p := os.Getenv(claudetest.BinaryEnv); p != "" {
+		return p
+	}
+	return claudetest.AgentsBinary
+}
+
+// agentEnvVars are the variables of a kit's environment to hand the
+// agent through lookout's command line: everything but what the terminal
+// already has.
+func agentEnvVars(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "PATH", "LANG":
+			continue
+		}
+		out = append(out, shellQuote(kv))
+	}
+	return out
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// agentProcessIn reports whether a process named comm runs in dir.
+func agentProcessIn(comm, dir string) bool {
+	if len(comm) > 15 {
+		comm = comm[:15] // /proc/PID/comm keeps 15 bytes
+	}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		c, err := os.ReadFile(filepath.Join("/proc", e.Name(), "comm"))
+		if err != nil || strings.TrimSpace(string(c)) != comm {
+			continue
+		}
+		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err == nil && cwd == dir {
+			return true
+		}
+	}
+	return false
+}
