@@ -27,6 +27,8 @@ type modelCall struct {
 	// all joins every text of the request (prompts, answers, tool
 	// results), to find a text wherever the agent put it.
 	all string
+	// shape lists the request's input items briefly, for failure messages.
+	shape []string
 }
 
 func (c modelCall) lastPrompt() string {
@@ -90,6 +92,7 @@ var pathAgents = []pathAgent{
 							c.toolResults = append(c.toolResults, it.Output)
 						}
 						all = append(all, it.Text, it.Output)
+						c.shape = append(c.shape, brief(it.Type+"/"+it.Role+": "+it.Text+it.Output+it.Arguments))
 					}
 					c.all = strings.Join(all, "\n")
 					out = append(out, c)
@@ -121,6 +124,7 @@ var pathAgents = []pathAgent{
 								c.toolResults = append(c.toolResults, b.Text)
 							}
 							all = append(all, b.Text)
+							c.shape = append(c.shape, brief(m.Role+"/"+b.Type+": "+b.Text+string(b.Input)))
 						}
 					}
 					c.all = strings.Join(all, "\n")
@@ -149,6 +153,7 @@ var pathAgents = []pathAgent{
 							c.toolResults = append(c.toolResults, m.Text)
 						}
 						all = append(all, m.Text)
+						c.shape = append(c.shape, brief(m.Role+": "+m.Text+strings.Join(m.ToolCalls, ",")))
 					}
 					c.all = strings.Join(all, "\n")
 					out = append(out, c)
@@ -185,6 +190,14 @@ func agentEnvVars(env []string) []string {
 		out = append(out, shellQuote(kv))
 	}
 	return out
+}
+
+// brief cuts s for a failure message.
+func brief(s string) string {
+	if r := []rune(s); len(r) > 100 {
+		return string(r[:100]) + "…"
+	}
+	return s
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -293,16 +293,16 @@ func rowDenyWithReason(t *testing.T, a *agentTerm) {
 }
 
 func rowApproveForSession(t *testing.T, a *agentTerm) {
-	word := a.mark("session")
-	file := word + ".txt"
-	command := markerCommand(file, word)
+	file := a.mark("session") + ".txt"
+	// A simple command: what Codex allows from then on is its prefix
+	// (["touch", file]), which a compound command would pass.
+	command := "touch " + file
 	a.send(a.runPrompt(command))
 	s := a.waitApproval()
 	if !strings.Contains(s, "approve for the session") {
 		t.Fatalf("the approval does not offer approve for the session:\n%s", s)
 	}
 	a.keys("M-s")
-	a.waitFor("the command's output", func(s string) bool { return strings.Contains(s, "ran-"+word) && screenIdle(s) })
 	a.settle()
 	path := filepath.Join(a.work, file)
 	if !fileExists(path) {
@@ -326,7 +326,7 @@ func rowApproveForSession(t *testing.T, a *agentTerm) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	a.settle()
-	a.waitCall(n, "carrying the second run's output", func(c modelCall) bool { return strings.Contains(c.lastToolResult(), "ran-"+word) })
+	a.waitCall(n, "after the second run", func(c modelCall) bool { return len(c.toolResults) > 0 && strings.Contains(c.lastPrompt(), file) })
 }
 
 func rowApproveForSessionRefused(t *testing.T, a *agentTerm) {
