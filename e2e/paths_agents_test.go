@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"github.com/lookout-sh/lookout/agent/agenttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,8 +59,15 @@ type pathAgent struct {
 	comm string
 	// afterTool starts the agent's answer once a tool ran.
 	afterTool string
-	// slowDelta shows on screen once a "slow" turn streams.
+	// slowDelta is the start of a "slow" turn's answer.
 	slowDelta string
+	// deniedError is the denied tool's error, in the journal and on
+	// screen; toldDenied is what the model's next request holds as the
+	// denied tool's result ("" when the agent asks the model nothing
+	// more: OpenCode ends the turn on a plain reject, measured).
+	deniedError, toldDenied string
+	// deniedAnswer is the model's answer after a refusal, on screen.
+	deniedAnswer string
 }
 
 func (a pathAgent) demo() bool { return a.name == "demo" }
@@ -70,8 +78,9 @@ var pathAgents = []pathAgent{
 		launch: func(t *testing.T, work string) (string, []string, func() []modelCall) {
 			return "--pace 2ms", nil, nil
 		},
-		afterTool: "That is all for now.",
-		slowDelta: "Working on it; this will take a while.",
+		afterTool:   "That is all for now.",
+		deniedError: "the user denied this command",
+		slowDelta:   "Working on it; this will take a while.",
 	},
 	{
 		name: "codex",
@@ -100,9 +109,12 @@ var pathAgents = []pathAgent{
 				return out
 			}
 		},
-		comm:      "codex",
-		afterTool: codextest.CommandAnswerPrefix,
-		slowDelta: "slow1 ",
+		comm:         "codex",
+		deniedError:  "the user declined this command",
+		toldDenied:   `Rejected(\"rejected by user\")`,
+		deniedAnswer: "rejected by user",
+		afterTool:    codextest.CommandAnswerPrefix,
+		slowDelta:    "slow0 ",
 	},
 	{
 		name: "claude",
@@ -133,9 +145,12 @@ var pathAgents = []pathAgent{
 				return out
 			}
 		},
-		comm:      filepath.Base(claudeBinName()),
-		afterTool: claudetest.CommandAnswerPrefix,
-		slowDelta: "slow1 ",
+		comm:         filepath.Base(claudeBinName()),
+		deniedError:  "The user denied this in Lookout.",
+		toldDenied:   "The user denied this in Lookout.",
+		deniedAnswer: claudetest.ToolErrorPrefix + " The user denied this in Lookout.",
+		afterTool:    claudetest.CommandAnswerPrefix,
+		slowDelta:    "slow0 ",
 	},
 	{
 		name: "opencode",
@@ -143,6 +158,9 @@ var pathAgents = []pathAgent{
 			bin := opencodetest.Binary(t)
 			fake := opencodetest.NewFakeModel(t, opencodetest.FakeOptions{})
 			env := opencodetest.Home(t, fake.URL(), opencodetest.HomeOptions{})
+			// The terminal's XDG_CONFIG_HOME (the test's) would hide the
+			// opencode.json Home wrote under HOME/.config from OpenCode.
+			env = append(env, "XDG_CONFIG_HOME="+filepath.Join(agenttest.EnvValue(env, "HOME"), ".config"))
 			return "--agent opencode --opencode-bin " + shellQuote(bin), env, func() []modelCall {
 				var out []modelCall
 				for _, r := range fake.TurnRequests() {
@@ -161,9 +179,10 @@ var pathAgents = []pathAgent{
 				return out
 			}
 		},
-		comm:      "opencode",
-		afterTool: opencodetest.FollowupPrefix,
-		slowDelta: "slow1 ",
+		comm:        "opencode",
+		deniedError: "the user declined this tool call",
+		afterTool:   opencodetest.FollowupPrefix,
+		slowDelta:   "slow0 ",
 	},
 }
 

@@ -226,26 +226,35 @@ func rowDeny(t *testing.T, a *agentTerm) {
 	if strings.Contains(s, reasonPrompt) {
 		a.keys("Enter") // no reason: a plain deny
 	}
+	s = a.waitFor("the denied tool's error", func(s string) bool { return strings.Contains(s, a.agent.deniedError) && screenIdle(s) })
 	a.settle()
 	a.keys("i")
 	a.waitFor("the composer focused", func(s string) bool { return !strings.Contains(s, "transcript focused") })
-	j := a.journal()
-	tc := j.lastItem("toolCall")
-	if tc.Status != "failed" {
-		t.Fatalf("the host's denied tool call is %s, want failed", tc.Status)
+	if tc := a.journal().lastItem("toolCall"); tc.Status != "failed" || tc.Error != a.agent.deniedError {
+		t.Fatalf("the host's denied tool call is %s %q, want failed %q", tc.Status, tc.Error, a.agent.deniedError)
 	}
 	if a.agent.demo() {
-		if !strings.Contains(tc.Error, "denied") {
-			t.Fatalf("the denied tool's error is %q", tc.Error)
-		}
 		return
 	}
 	if fileExists(filepath.Join(a.work, file)) {
 		t.Fatalf("the denied command ran: %s exists", file)
 	}
-	t.Logf("denied tool: %+v", tc)
-	for i, c := range a.callsSince(n) {
-		t.Logf("call %d after the deny: prompt %q results %q", i, c.lastPrompt(), c.toolResults)
+	for _, c := range a.callsSince(n) {
+		if strings.Contains(c.all, "ran-"+word) {
+			t.Fatalf("the model saw the denied command's output: %q", c.toolResults)
+		}
+	}
+	if a.agent.toldDenied == "" {
+		if c := a.callsSince(n); len(c) > 1 {
+			t.Fatalf("%d model calls after the deny; OpenCode used to end the turn on a plain reject: %q", len(c)-1, c[len(c)-1].shape)
+		}
+		return
+	}
+	a.waitCall(n, "telling the model of the refusal", func(c modelCall) bool {
+		return strings.Contains(c.lastToolResult(), a.agent.toldDenied)
+	})
+	if !strings.Contains(s, a.agent.deniedAnswer) {
+		t.Fatalf("the model's answer to the refusal (%q) is not on screen:\n%s", a.agent.deniedAnswer, s)
 	}
 }
 
@@ -491,6 +500,9 @@ func rowQuit(t *testing.T, a *agentTerm) {
 	a.waitFor("the composer focused", func(s string) bool { return !strings.Contains(s, "draft kept") })
 	if slices.Contains(a.journal().userTexts(), draft) {
 		t.Fatal("the draft was sent")
+	}
+	if a.agent.comm != "" && !agentProcessIn(a.agent.comm, a.work) {
+		t.Fatalf("no %s process runs in %s before quitting: the check after it would prove nothing", a.agent.comm, a.work)
 	}
 	a.keys("C-c")
 	a.waitFor("the draft cleared", func(s string) bool { return emptyComposer(s) && strings.Contains(statusBar(s), "ctrl+c again") })

@@ -335,13 +335,30 @@ func markerCommand(file, word string) string {
 }
 
 // startSlow sends a prompt whose turn streams until interrupted, and
-// waits until it streams on screen.
+// waits until its answer streams: the transcript's last line, the newest
+// answer's, shows it (lines above may hold an earlier slow answer).
 func (a *agentTerm) startSlow() {
 	a.t.Helper()
 	a.send("slow " + a.mark("stream"))
 	a.waitFor("the slow answer streaming", func(s string) bool {
-		return strings.Contains(s, a.agent.slowDelta) && strings.Contains(statusBar(s), "running")
+		return strings.Contains(lastTranscriptLine(s), strings.TrimSpace(a.agent.slowDelta)) && strings.Contains(statusBar(s), "running")
 	})
+}
+
+// lastTranscriptLine is the transcript's last line with text, above the
+// composer's rule, without the scroll bar.
+func lastTranscriptLine(s string) string {
+	lines := strings.Split(s, "\n")
+	i := len(lines) - 1
+	for i >= 0 && !strings.HasPrefix(lines[i], "prompt ") {
+		i--
+	}
+	for i--; i >= 0; i-- {
+		if l := strings.TrimSpace(strings.TrimRight(lines[i], " │┃")); l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // waitApproval waits for the approval bar of a command.
