@@ -268,7 +268,8 @@ const reasonPrompt = "tell the agent what to do instead"
 func rowDenyWithReason(t *testing.T, a *agentTerm) {
 	word := a.mark("reasoned")
 	file := word + ".txt"
-	reason := "Do not touch files; list them instead " + word
+	why := a.mark("why")
+	reason := "Do not touch files; list them instead " + why
 	n := a.callCount()
 	a.send(a.runPrompt(markerCommand(file, word)))
 	a.waitApproval()
@@ -282,9 +283,16 @@ func rowDenyWithReason(t *testing.T, a *agentTerm) {
 		t.Skip("deny with a reason is not merged yet: alt+d denied at once, with no reason line")
 	}
 	a.typeText(reason)
-	a.waitFor("the reason typed", func(s string) bool { return strings.Contains(s, word) && strings.Contains(s, reasonPrompt) })
+	a.waitFor("the reason typed", func(s string) bool { return strings.Contains(s, why) && strings.Contains(s, reasonPrompt) })
 	a.keys("Enter")
 	a.settle()
+	if a.agent.name == "codex" {
+		// Measured: Codex's decisions carry no message; the bridge steers
+		// the turn with the reason, which the transcript does not repeat.
+		a.waitFor("the denied tool's error", func(s string) bool { return strings.Contains(s, a.agent.deniedError) })
+	} else {
+		a.waitFor("the reason in the denied tool's result", func(s string) bool { return strings.Contains(s, why) && screenIdle(s) })
+	}
 	tc := a.journal().lastItem("toolCall")
 	if tc.Status != "failed" {
 		t.Fatalf("the host's denied tool call is %s, want failed", tc.Status)
