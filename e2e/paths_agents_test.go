@@ -46,17 +46,24 @@ func (c modelCall) lastToolResult() string {
 	return c.toolResults[len(c.toolResults)-1]
 }
 
+// launched is an agent ready to start behind lookout.
+type launched struct {
+	// bin is the agent's program ("" for the demo).
+	bin string
+	// flags are lookout's flags for it; env the variables its process
+	// needs.
+	flags string
+	env   []string
+	// calls reads the fake model's requests (nil for the demo, which has
+	// no model).
+	calls func() []modelCall
+}
+
 // pathAgent is one agent of the table.
 type pathAgent struct {
 	name string
-	// launch prepares the agent's fake model and home and returns the
-	// agent's flags for `lookout`, the variables the agent's process
-	// needs, and how to read the fake's requests (nil for the demo, which
-	// has no model).
-	launch func(t *testing.T, work string) (flags string, env []string, calls func() []modelCall)
-	// comm is the agent process's name in /proc (to check that none
-	// outlives lookout); "" for the demo.
-	comm string
+	// launch prepares the agent's fake model and home.
+	launch func(t *testing.T) launched
 	// afterTool starts the agent's answer once a tool ran.
 	afterTool string
 	// slowDelta is the start of a "slow" turn's answer.
@@ -75,8 +82,8 @@ func (a pathAgent) demo() bool { return a.name == "demo" }
 var pathAgents = []pathAgent{
 	{
 		name: "demo",
-		launch: func(t *testing.T, work string) (string, []string, func() []modelCall) {
-			return "--pace 2ms", nil, nil
+		launch: func(t *testing.T) launched {
+			return launched{flags: "--pace 2ms"}
 		},
 		afterTool:   "That is all for now.",
 		deniedError: "the user denied this command",
@@ -84,11 +91,11 @@ var pathAgents = []pathAgent{
 	},
 	{
 		name: "codex",
-		launch: func(t *testing.T, work string) (string, []string, func() []modelCall) {
+		launch: func(t *testing.T) launched {
 			bin := codextest.Binary(t)
 			fake := codextest.NewFakeModel(t, codextest.FakeOptions{})
 			env := codextest.Home(t, fake.URL(), codextest.HomeOptions{})
-			return "--agent codex --codex-bin " + shellQuote(bin), env, func() []modelCall {
+			return launched{bin: bin, flags: "--agent codex --codex-bin " + shellQuote(bin), env: env, calls: func() []modelCall {
 				var out []modelCall
 				for _, r := range fake.Requests() {
 					if r.Scenario == "side" {
@@ -107,9 +114,8 @@ var pathAgents = []pathAgent{
 					out = append(out, c)
 				}
 				return out
-			}
+			}}
 		},
-		comm:         "codex",
 		deniedError:  "the user declined this command",
 		toldDenied:   `Rejected(\"rejected by user\")`,
 		deniedAnswer: "rejected by user",
@@ -118,11 +124,11 @@ var pathAgents = []pathAgent{
 	},
 	{
 		name: "claude",
-		launch: func(t *testing.T, work string) (string, []string, func() []modelCall) {
+		launch: func(t *testing.T) launched {
 			bin := claudetest.Binary(t)
 			fake := claudetest.NewFakeModel(t, claudetest.FakeOptions{})
 			env := claudetest.Home(t, fake.URL(), claudetest.HomeOptions{})
-			return "--agent claude --claude-bin " + shellQuote(bin), env, func() []modelCall {
+			return launched{bin: bin, flags: "--agent claude --claude-bin " + shellQuote(bin), env: env, calls: func() []modelCall {
 				var out []modelCall
 				for _, r := range fake.Requests() {
 					if r.Scenario == "side" {
@@ -143,9 +149,8 @@ var pathAgents = []pathAgent{
 					out = append(out, c)
 				}
 				return out
-			}
+			}}
 		},
-		comm:         filepath.Base(claudeBinName()),
 		deniedError:  "The user denied this in Lookout.",
 		toldDenied:   "The user denied this in Lookout.",
 		deniedAnswer: claudetest.ToolErrorPrefix + " The user denied this in Lookout.",
@@ -154,14 +159,14 @@ var pathAgents = []pathAgent{
 	},
 	{
 		name: "opencode",
-		launch: func(t *testing.T, work string) (string, []string, func() []modelCall) {
+		launch: func(t *testing.T) launched {
 			bin := opencodetest.Binary(t)
 			fake := opencodetest.NewFakeModel(t, opencodetest.FakeOptions{})
 			env := opencodetest.Home(t, fake.URL(), opencodetest.HomeOptions{})
 			// The terminal's XDG_CONFIG_HOME (the test's) would hide the
 			// opencode.json Home wrote under HOME/.config from OpenCode.
 			env = append(env, "XDG_CONFIG_HOME="+filepath.Join(agenttest.EnvValue(env, "HOME"), ".config"))
-			return "--agent opencode --opencode-bin " + shellQuote(bin), env, func() []modelCall {
+			return launched{bin: bin, flags: "--agent opencode --opencode-bin " + shellQuote(bin), env: env, calls: func() []modelCall {
 				var out []modelCall
 				for _, r := range fake.TurnRequests() {
 					c := modelCall{prompts: r.Prompts()}
@@ -177,22 +182,12 @@ var pathAgents = []pathAgent{
 					out = append(out, c)
 				}
 				return out
-			}
+			}}
 		},
-		comm:        "opencode",
 		deniedError: "the user declined this tool call",
 		afterTool:   opencodetest.FollowupPrefix,
 		slowDelta:   "slow0 ",
 	},
-}
-
-// claudeBinName is the name Claude Code's process runs under: its binary's
-// file name, as the kit finds it (without failing or skipping here).
-func claudeBinName() string {
-	if p := os.Getenv(claudetest.BinaryEnv); p != "" {
-		return p
-	}
-	return claudetest.AgentsBinary
 }
 
 // agentEnvVars are the variables of a kit's environment to hand the

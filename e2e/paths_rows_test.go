@@ -40,6 +40,9 @@ var pathRows = []pathRow{
 	{name: "editor (ctrl+g)", agents: allAgents, run: rowEditor},
 	{name: "export (alt+w, w)", agents: allAgents, run: rowExport},
 	{name: "new session from the picker (ctrl+o, ctrl+n)", agents: allAgents, run: rowNewSession},
+	// In the session ctrl+n made: what was approved for the first
+	// session asks again here.
+	{name: "approve for the session stays in its session", agents: realAgents, run: rowApprovedElsewhereAsks},
 	{name: "switch session (ctrl+o)", agents: allAgents, run: rowSwitchSession},
 	// Last: it quits.
 	{name: "quit with a draft (q asks, ctrl+c quits)", agents: allAgents, run: rowQuit},
@@ -343,7 +346,45 @@ func rowApproveForSession(t *testing.T, a *agentTerm) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	a.settle()
+	a.st.sessionCommand = command
 	a.waitCall(n, "after the second run", func(c modelCall) bool { return len(c.toolResults) > 0 && strings.Contains(c.lastPrompt(), file) })
+}
+
+func rowApprovedElsewhereAsks(t *testing.T, a *agentTerm) {
+	if a.agent.name == "codex" {
+		// BUG (measured, not fixed here): for a command Codex 0.169.0
+		// offers no acceptForSession, and the bridge answers approve for
+		// the session with acceptWithExecpolicyAmendment, which Codex
+		// saves in $CODEX_HOME/rules/default.rules as
+		// prefix_rule(pattern=["touch", FILE], decision="allow"): the
+		// command then runs unasked in every session, this one included,
+		// and after restarts. Remove this skip once the bridge keeps the
+		// approval to the session.
+		t.Skip("codex: approve for the session is saved as a Codex prefix rule for every session (agent/codex/approvals.go)")
+	}
+	if a.st.sessionCommand == "" || a.st.session == a.st.first {
+		t.Fatal("this row runs in the session ctrl+n made, after the approve-for-the-session row")
+	}
+	path := filepath.Join(a.work, strings.TrimPrefix(a.st.sessionCommand, "touch "))
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	a.send(a.runPrompt(a.st.sessionCommand))
+	s := a.waitApproval()
+	if fileExists(path) {
+		t.Fatalf("the command approved for another session ran unasked:\n%s", s)
+	}
+	a.keys("M-d")
+	s = a.waitFor("the deny taken", func(s string) bool {
+		return strings.Contains(s, reasonPrompt) || !strings.Contains(s, "Approval needed")
+	})
+	if strings.Contains(s, reasonPrompt) {
+		a.keys("Enter")
+	}
+	a.settle()
+	if fileExists(path) {
+		t.Fatal("the denied command ran")
+	}
 }
 
 func rowApproveForSessionRefused(t *testing.T, a *agentTerm) {
@@ -509,20 +550,20 @@ func rowQuit(t *testing.T, a *agentTerm) {
 	if slices.Contains(a.journal().userTexts(), draft) {
 		t.Fatal("the draft was sent")
 	}
-	if a.agent.comm != "" && !agentProcessIn(a.agent.comm, a.work) {
-		t.Fatalf("no %s process runs in %s before quitting: the check after it would prove nothing", a.agent.comm, a.work)
+	if a.comm != "" && !agentProcessIn(a.comm, a.work) {
+		t.Fatalf("no %s process runs in %s before quitting: the check after it would prove nothing", a.comm, a.work)
 	}
 	a.keys("C-c")
 	a.waitFor("the draft cleared", func(s string) bool { return emptyComposer(s) && strings.Contains(statusBar(s), "ctrl+c again") })
 	a.keys("C-c")
 	a.waitText("LOOKOUT-EXITED 0")
-	if a.agent.comm == "" {
+	if a.comm == "" {
 		return
 	}
 	deadline := time.Now().Add(15 * time.Second)
-	for agentProcessIn(a.agent.comm, a.work) {
+	for agentProcessIn(a.comm, a.work) {
 		if time.Now().After(deadline) {
-			t.Fatalf("a %s process outlived lookout", a.agent.comm)
+			t.Fatalf("a %s process outlived lookout", a.comm)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -76,6 +76,9 @@ type agentTerm struct {
 	data  string   // the embedded host's data directory
 	// calls reads the fake model's requests (nil for the demo).
 	calls func() []modelCall
+	// comm is the agent process's name in /proc, to check that none
+	// outlives lookout ("" for the demo).
+	comm string
 	// st is what the rows of one table share as they go.
 	st *pathState
 }
@@ -88,6 +91,8 @@ type pathState struct {
 	// firstPrompt is the first session's prompt (the "send" row's),
 	// freshPrompt the one sent in the session ctrl+n made.
 	firstPrompt, freshPrompt string
+	// sessionCommand is the command approved for the first session.
+	sessionCommand string
 	// n numbers the markers rows write, unique per table.
 	n int
 }
@@ -112,16 +117,19 @@ func startAgentTerm(t *testing.T, ag pathAgent) *agentTerm {
 	t.Helper()
 	dir, bin, env := setup(t)
 	work := agenttest.Workdir(t)
-	flags, agentEnv, calls := ag.launch(t, work)
+	l := ag.launch(t)
 	editor := filepath.Join(dir, "editor.sh")
 	// The editor adds to the draft's line, as a person typing at its end.
 	if err := os.WriteFile(editor, []byte("#!/bin/sh\nsed -i 's/$/ edited-in-editor/' \"$1\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a := &agentTerm{agent: ag, bin: bin, env: env, dir: dir, work: work, data: filepath.Join(dir, "host"), calls: calls, st: &pathState{}}
-	vars := append(agentEnvVars(agentEnv), "VISUAL="+shellQuote(editor))
+	a := &agentTerm{agent: ag, bin: bin, env: env, dir: dir, work: work, data: filepath.Join(dir, "host"), calls: l.calls, st: &pathState{}}
+	if l.bin != "" {
+		a.comm = filepath.Base(l.bin)
+	}
+	vars := append(agentEnvVars(l.env), "VISUAL="+shellQuote(editor))
 	a.term = startTerm(t, dir, env, fmt.Sprintf("env %s %s %s --cwd %s --data %s --theme dark --log %s",
-		strings.Join(vars, " "), bin, flags, shellQuote(work), shellQuote(a.data), shellQuote(filepath.Join(dir, "client.log"))))
+		strings.Join(vars, " "), bin, l.flags, shellQuote(work), shellQuote(a.data), shellQuote(filepath.Join(dir, "client.log"))))
 	a.waitFor("the session, live", func(s string) bool {
 		return emptyComposer(s) && screenIdle(s) && !strings.Contains(s, "Connecting")
 	})
