@@ -21,31 +21,31 @@ type pathRow struct {
 // pathRows run in this order in one session per agent. A binding the help
 // gains joins here.
 var pathRows = []pathRow{
-	{name: "send", agents: allAgents, run: rowSend},
-	{name: "queue while a turn runs", agents: allAgents, run: rowQueue},
-	{name: "unqueue", agents: allAgents, run: rowUnqueue},
-	{name: "interrupt with esc", agents: allAgents, run: rowInterrupt},
-	{name: "ctrl+c interrupts then clears the draft", agents: allAgents, run: rowCtrlC},
-	{name: "approve", agents: allAgents, run: rowApprove},
-	{name: "deny", agents: allAgents, run: rowDeny},
+	{name: "send", agents: pathAllAgents, run: rowSend},
+	{name: "queue while a turn runs", agents: pathAllAgents, run: rowQueue},
+	{name: "unqueue", agents: pathAllAgents, run: rowUnqueue},
+	{name: "interrupt with esc", agents: pathAllAgents, run: rowInterrupt},
+	{name: "ctrl+c interrupts then clears the draft", agents: pathAllAgents, run: rowCtrlC},
+	{name: "approve", agents: pathAllAgents, run: rowApprove},
+	{name: "deny", agents: pathAllAgents, run: rowDeny},
 	// ---- SLOT: deny with a reason (branch wip-deny) ----
 	// It skips itself while alt+d denies at once with no reason line;
 	// remove the skip in rowDenyWithReason once the branch is merged.
-	{name: "deny with a reason", agents: allAgents, run: rowDenyWithReason},
+	{name: "deny with a reason", agents: pathAllAgents, run: rowDenyWithReason},
 	// The demo agent's approvals offer approve and deny only
 	// (model.DefaultOptions): its row checks that alt+s says so and
 	// answers nothing.
-	{name: "approve for the session", agents: realAgents, run: rowApproveForSession},
+	{name: "approve for the session", agents: pathRealAgents, run: rowApproveForSession},
 	{name: "approve for the session is not offered", agents: agentSet{"demo"}, run: rowApproveForSessionRefused},
-	{name: "editor (ctrl+g)", agents: allAgents, run: rowEditor},
-	{name: "export (alt+w, w)", agents: allAgents, run: rowExport},
-	{name: "new session from the picker (ctrl+o, ctrl+n)", agents: allAgents, run: rowNewSession},
+	{name: "editor (ctrl+g)", agents: pathAllAgents, run: rowEditor},
+	{name: "export (alt+w, w)", agents: pathAllAgents, run: rowExport},
+	{name: "new session from the picker (ctrl+o, ctrl+n)", agents: pathAllAgents, run: rowNewSession},
 	// In the session ctrl+n made: what was approved for the first
 	// session asks again here.
-	{name: "approve for the session stays in its session", agents: realAgents, run: rowApprovedElsewhereAsks},
-	{name: "switch session (ctrl+o)", agents: allAgents, run: rowSwitchSession},
+	{name: "approve for the session stays in its session", agents: pathRealAgents, run: rowApprovedElsewhereAsks},
+	{name: "switch session (ctrl+s)", agents: pathAllAgents, run: rowSwitchSession},
 	// Last: it quits.
-	{name: "quit with a draft (q asks, ctrl+c quits)", agents: allAgents, run: rowQuit},
+	{name: "quit with a draft (q asks, ctrl+c quits)", agents: pathAllAgents, run: rowQuit},
 }
 
 // sayPrompt is a prompt whose answer repeats word: the fake models'
@@ -506,7 +506,7 @@ func rowNewSession(t *testing.T, a *agentTerm) {
 }
 
 func rowSwitchSession(t *testing.T, a *agentTerm) {
-	a.keys("C-o")
+	a.keys("C-s") // the picker's other chord (ctrl+o in the row before)
 	a.waitText("Sessions on ")
 	// The filter finds the first session by its id.
 	a.typeText(a.st.first)

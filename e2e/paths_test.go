@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,18 +52,11 @@ func TestEveryPath(t *testing.T) {
 // agentSet names the agents a row applies to.
 type agentSet []string
 
-func (s agentSet) has(name string) bool {
-	for _, n := range s {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func (s agentSet) has(name string) bool { return slices.Contains(s, name) }
 
 var (
-	allAgents  = agentSet{"demo", "codex", "claude", "opencode"}
-	realAgents = agentSet{"codex", "claude", "opencode"}
+	pathAllAgents  = agentSet{"demo", "codex", "claude", "opencode"}
+	pathRealAgents = agentSet{"codex", "claude", "opencode"}
 )
 
 // agentTerm is the one terminal, host and agent a table shares.
@@ -97,7 +91,7 @@ type pathState struct {
 	n int
 }
 
-// on is a for a subtest: failures go to t.
+// on is a for the subtest t: its failures go to t.
 func (a *agentTerm) on(t *testing.T) *agentTerm {
 	b := *a
 	tm := *a.term
