@@ -52,6 +52,17 @@ func TestChooseScenario(t *testing.T) {
 	if p := choose(r); p.name != "followup" {
 		t.Errorf("after a tool ran: %q", p.name)
 	}
+	// Approved with an exec-policy amendment, Codex notes the saved prefix
+	// after the tool's output: still the answer after the tool.
+	r = Request{Input: []InputItem{{Type: "message", Role: "user", Text: "run: touch a.txt"},
+		{Type: "function_call", CallID: "c1"}, {Type: "function_call_output", CallID: "c1", Output: "Output:\nran\n"},
+		{Type: "message", Role: "developer", Text: "Approved command prefix saved:\n- [\"touch\", \"a.txt\"]"}}}
+	if p := choose(r); p.name != "followup" {
+		t.Errorf("after a tool ran and Codex noted the approved prefix: %q", p.name)
+	}
+	if got := followupAnswer(r); !strings.Contains(got, "ran") {
+		t.Errorf("the followup after the note quotes %q, want the tool's output", got)
+	}
 }
 
 func TestEveryScenarioKeywordSelectsIt(t *testing.T) {

@@ -100,7 +100,7 @@ func patchText(update bool, file string) string {
 // followupAnswer quotes the output of the tool call that ended req's
 // input: the text after Codex's last "Output:" line, or all of it.
 func followupAnswer(req Request) string {
-	last := req.Input[len(req.Input)-1]
+	last, _ := toolOutput(req)
 	prefix := CommandAnswerPrefix
 	for _, it := range req.Input {
 		if it.Type == "function_call" && it.CallID == last.CallID {

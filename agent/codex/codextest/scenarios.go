@@ -73,13 +73,27 @@ func choose(r Request) play {
 	if (r.Kind != "" && r.Kind != "turn") || strings.Contains(prompt, "CONTEXT CHECKPOINT COMPACTION") {
 		return play{name: "side"}
 	}
-	if n := len(r.Input); n > 0 {
-		if t := r.Input[n-1].Type; t == "function_call_output" || t == "custom_tool_call_output" {
-			return play{name: "followup"}
-		}
+	if _, ok := toolOutput(r); ok {
+		return play{name: "followup"}
 	}
 	if name, arg, ok := agenttest.MatchScenario(prompt, Scenarios); ok {
 		return play{name: name, arg: arg}
 	}
 	return play{name: "plain"}
+}
+
+// toolOutput is the tool call output that ends r's input: the request
+// after a tool ran. Codex may note something of its own after the output
+// before it asks the model again (a developer message "Approved command
+// prefix saved: ..." once a command is approved with an exec-policy
+// amendment); those notes are stepped over.
+func toolOutput(r Request) (InputItem, bool) {
+	i := len(r.Input) - 1
+	for i >= 0 && r.Input[i].Type == "message" && r.Input[i].Role == "developer" {
+		i--
+	}
+	if i >= 0 && (r.Input[i].Type == "function_call_output" || r.Input[i].Type == "custom_tool_call_output") {
+		return r.Input[i], true
+	}
+	return InputItem{}, false
 }
