@@ -33,6 +33,17 @@ type Rig struct {
 	SessionID string
 	State     *model.State
 
+	// What the contract suite (RunContract) asks of the agent behind the
+	// rig, set by the bridge's rig: Work is the agent's working
+	// directory; PID the pid of the agent process serving a session now
+	// (0: none); LastPrompts the user prompts of the fake model's newest
+	// turn request. Bridge is the bridge's own rig (embedding this one),
+	// for its Subject.Checks.
+	Work        string
+	PID         func(sessionID string) int
+	LastPrompts func() []string
+	Bridge      any
+
 	agent    string
 	newAgent func() host.Agent
 }

@@ -55,6 +55,8 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		r.agent = opencode.New(opencode.Options{Bin: r.bin, URL: url, Env: r.env, Cwd: r.work, InterruptGrace: 5 * time.Second, Logger: log})
 		return r.agent
 	})
+	r.Work, r.Bridge, r.LastPrompts = r.work, r, r.lastTurnPrompts
+	r.PID = func(string) int { return r.agent.ProcessID() } // one server for every session
 	return r
 }
 
