@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/host"
 )
 
 // driver is a TurnDriver that records what RunTurn asked of it.
@@ -105,5 +107,17 @@ func TestRunTurnRefused(t *testing.T) {
 	d = &driver{o: o, sendErr: errors.New("write"), failure: refusal, onSend: cancel}
 	if err := RunTurn(ctx, o, d, TurnOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("RunTurn = %v, want an interrupted turn's end", err)
+	}
+}
+
+func TestStartFailure(t *testing.T) {
+	var f *host.TurnFailure
+	if err := StartFailure(context.Background(), errors.New("no binary")); !errors.As(err, &f) || f.Code != "agentStartFailed" || f.Message != "no binary" {
+		t.Errorf("StartFailure = %v, want agentStartFailed saying why", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := StartFailure(ctx, errors.New("no binary")); !errors.Is(err, context.Canceled) {
+		t.Errorf("StartFailure of an interrupted turn = %v, want its context's end", err)
 	}
 }

@@ -65,7 +65,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 func (r *rig) fork(t *testing.T) *rig {
 	t.Helper()
 	f := *r
-	f.Rig = r.Rig.Fork(t)
+	f.Rig = r.Fork(t)
 	return &f
 }
 
