@@ -7,9 +7,11 @@
 // and scenarios chosen by a keyword in the prompt (Scenario,
 // MatchScenario); the child's end of a bridge's connection (Pipe,
 // WaitQueued); a smoke test's steps (Steps); and the stage of a bridge's
-// tests, a real host running the bridge with a subscribed client (Rig).
-// Each bridge's own test package (agent/codex/codextest,
-// agent/claude/claudetest) builds its fake model's API and the agent's
+// tests, a real host running the bridge with a subscribed client (Rig);
+// and the contract suite, the behaviours every bridge must show, run
+// against its real program (RunContract, Subject). Each bridge's own test
+// package (agent/codex/codextest, agent/claude/claudetest,
+// agent/opencode/opencodetest) builds its fake model's API and the agent's
 // configuration on top of these; a new bridge's tests start here too
 // (docs/agents.md, "What every bridge shares").
 //

@@ -33,6 +33,17 @@ type Rig struct {
 	SessionID string
 	State     *model.State
 
+	// What the contract suite (RunContract) asks of the agent behind the
+	// rig, set by the bridge's rig: Work is the agent's working
+	// directory; PID the pid of the agent process serving a session now
+	// (0: none); LastPrompts the user prompts of the fake model's newest
+	// turn request. Bridge is the bridge's own rig (embedding this one),
+	// for its Subject.Checks.
+	Work        string
+	PID         func(sessionID string) int
+	LastPrompts func() []string
+	Bridge      any
+
 	agent    string
 	newAgent func() host.Agent
 }
@@ -44,13 +55,30 @@ func NewRig(t testing.TB, agent string, newAgent func() host.Agent) *Rig {
 	t.Helper()
 	r := &Rig{T: t, Data: t.TempDir(), agent: agent, newAgent: newAgent}
 	r.StartHost()
+	r.createSession()
+	return r
+}
+
+// Fork returns a rig on the same host (the same bridge and the agent
+// processes it runs) with a client and a session of its own, for t (a
+// subtest): scenarios that do not stop what they run on share one agent.
+func (r *Rig) Fork(t testing.TB) *Rig {
+	t.Helper()
+	f := *r
+	f.T = t
+	f.Client = hosttest.Dial(t, r.Host)
+	f.createSession()
+	return &f
+}
+
+func (r *Rig) createSession() {
+	r.T.Helper()
 	var out struct {
 		SessionID string `json:"sessionId"`
 	}
-	r.Client.MustCall(t, "session/create", map[string]any{}, &out)
+	r.Client.MustCall(r.T, "session/create", map[string]any{}, &out)
 	r.SessionID = out.SessionID
 	r.Subscribe()
-	return r
 }
 
 // StartHost starts (or, after Host.Close, restarts) the host on the rig's
@@ -171,6 +199,17 @@ func (r *Rig) Last(kind, turnID string) *model.Item {
 		r.T.Fatalf("no %s item in turn %s:\n%s", kind, turnID, r.State.Encode())
 	}
 	return its[len(its)-1]
+}
+
+// NoneOpen fails the test for every item of the session still open (after
+// a turn ended, however it ended).
+func (r *Rig) NoneOpen() {
+	r.T.Helper()
+	for _, it := range r.State.Items() {
+		if it.IsOpen() {
+			r.T.Errorf("item %s (%s) left open", it.ID, it.Kind)
+		}
+	}
 }
 
 // StateString is the session state value name as a string ("" when it is

@@ -72,3 +72,19 @@ func TestGone(t *testing.T) {
 		t.Error("this process is gone")
 	}
 }
+
+func TestRigForkSharesTheHost(t *testing.T) {
+	r := newDemoRig(t)
+	t.Run("fork", func(t *testing.T) {
+		f := r.Fork(t)
+		if f.Host != r.Host || f.SessionID == r.SessionID || f.Client == r.Client {
+			t.Fatal("a fork is not a new session on the same host")
+		}
+		done, _ := f.Turn("hello")
+		WantCompleted(t, done)
+		f.NoneOpen()
+	})
+	if n := len(r.Items(model.KindAgentMessage, "")); n != 0 {
+		t.Errorf("the fork's turn reached the first session: %d answers", n)
+	}
+}

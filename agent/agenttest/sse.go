@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 )
@@ -59,7 +60,22 @@ func (s *SSE) Event(typ string, fields map[string]any) bool {
 	if err != nil {
 		panic(fmt.Sprintf("agenttest: marshal %s: %v", typ, err))
 	}
-	if _, err := fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", typ, data); err != nil {
+	return s.write("event: " + typ + "\ndata: " + string(data) + "\n\n")
+}
+
+// Data writes one event of data alone (no "event:" line, as OpenAI's chat
+// completions stream: "data: {...}", "data: [DONE]"), flushes it (see
+// FlushEvery) and pauses for the gap.
+func (s *SSE) Data(data string) bool {
+	if !s.OK() {
+		return false
+	}
+	return s.write("data: " + data + "\n\n")
+}
+
+// write writes one whole event, flushes (see FlushEvery) and pauses.
+func (s *SSE) write(event string) bool {
+	if _, err := io.WriteString(s.w, event); err != nil {
 		s.dead = true
 		return false
 	}

@@ -71,3 +71,14 @@ func TestSSEDeltasPacesAndStops(t *testing.T) {
 		t.Errorf("Deltas went on after emit failed: %q", got)
 	}
 }
+
+func TestSSEDataWritesDataOnlyEvents(t *testing.T) {
+	w := httptest.NewRecorder()
+	s := NewSSE(context.Background(), w, 0)
+	if !s.Data(`{"a":1}`) || !s.Data("[DONE]") {
+		t.Fatal("a live stream refused data")
+	}
+	if got := w.Body.String(); got != "data: {\"a\":1}\n\ndata: [DONE]\n\n" || !w.Flushed {
+		t.Errorf("wrote %q (flushed %v)", got, w.Flushed)
+	}
+}

@@ -28,7 +28,6 @@ const (
 	stateModel   = "model"
 	stateUsage   = "usage"
 	stateCost    = "costUsd"
-	stateTitle   = "title"
 )
 
 // Agent is the Claude Code bridge, a host.Agent. It starts one Claude Code
@@ -63,10 +62,7 @@ func (a *Agent) Launch(string) error { return a.sessions.Err() }
 func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
 	s, err := a.session(ctx, t)
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return &host.TurnFailure{Code: "agentStartFailed", Message: err.Error()}
+		return bridge.StartFailure(ctx, err)
 	}
 	return s.runTurn(ctx, t)
 }

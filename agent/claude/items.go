@@ -414,4 +414,3 @@ func commandOutputMarkdown(out string) string {
 	fence := strings.Repeat("`", max(3, longest+1))
 	return fence + "text\n" + out + "\n" + fence
 }
-

@@ -41,6 +41,8 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		r.agent = claude.New(claude.Options{Bin: r.bin, Env: r.env, Cwd: r.work, InterruptGrace: 5 * time.Second})
 		return r.agent
 	})
+	r.Work, r.Bridge, r.LastPrompts = r.work, r, r.lastPrompts
+	r.PID = func(sid string) int { return r.agent.ProcessID(sid) }
 	return r
 }
 

@@ -38,12 +38,11 @@ func newSession(a *Agent, sess host.Session, p *process) *session {
 }
 
 // runTurn sends t's prompt as a user message and waits for Claude Code's
-// result. Cancelling ctx sends Claude Code's interrupt; if the turn does
-// not end within the grace period, Claude Code is killed.
+// result (bridge.RunTurn). Cancelling ctx sends Claude Code's interrupt;
+// if the turn does not end within the grace period, Claude Code is
+// killed.
 func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
-	if len(s.sess.Value(stateTitle)) == 0 {
-		_ = s.sess.SetState(map[string]any{stateTitle: bridge.Title(t.Prompt())})
-	}
+	bridge.DefaultTitle(s.sess, t.Prompt())
 	ts := newTurnState(s, t, ctx)
 	if !s.turns.Begin(ts) {
 		return s.exitFailure()
@@ -52,31 +51,32 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
 		s.turns.End(ts)
 		ts.cancelApprovals()
 	}()
+	return bridge.RunTurn(ctx, ts.outcome, claudeTurn{ts}, bridge.TurnOptions{Grace: s.a.opts.InterruptGrace})
+}
 
-	if err := s.p.conn.sendUser(t.Prompt()); err != nil {
-		select {
-		case <-ts.outcome.Done(): // Claude Code died
-			return ts.outcome.Err()
-		case <-time.After(time.Second):
-		}
-		return &host.TurnFailure{Code: "agentExited", Message: "Lookout could not send the prompt to Claude Code: " + err.Error()}
-	}
-	select {
-	case <-ts.outcome.Done():
-		return ts.outcome.Err()
-	case <-ctx.Done():
-	}
-	ictx, cancel := context.WithTimeout(context.Background(), s.a.opts.InterruptGrace)
-	defer cancel()
+// claudeTurn is a turn's bridge.TurnDriver: a user message, the interrupt
+// control request.
+type claudeTurn struct{ ts *turnState }
+
+func (d claudeTurn) Send() error { return d.ts.s.p.conn.sendUser(d.ts.t.Prompt()) }
+
+// Refused: the prompt could not be written, so Claude Code is going away;
+// its death, reported within a second, says why.
+func (claudeTurn) Refused(err error) (time.Duration, error) {
+	return time.Second, &host.TurnFailure{Code: "agentExited", Message: "Lookout could not send the prompt to Claude Code: " + err.Error()}
+}
+
+func (d claudeTurn) Interrupt(ctx context.Context) {
 	go func() {
-		// Answered at once; the turn's result follows, or the kill below.
-		_, _ = s.p.conn.request(ictx, "interrupt", nil)
+		// Answered at once; the turn's result follows, or the kill.
+		_, _ = d.ts.s.p.conn.request(ctx, "interrupt", nil)
 	}()
-	if !ts.outcome.EndsBefore(ictx) {
-		s.a.log.Warn("claude code did not end an interrupted turn in time; killing it", "session", s.sess.ID())
-		s.p.Kill()
-	}
-	return ctx.Err()
+}
+
+func (d claudeTurn) Overdue() {
+	s := d.ts.s
+	s.a.log.Warn("claude code did not end an interrupted turn in time; killing it", "session", s.sess.ID())
+	s.p.Kill()
 }
 
 // exitFailure is the turn failure of a Claude Code that went away.

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 
@@ -117,10 +116,7 @@ func (ts *turnState) handle(m *message) {
 	}
 	if err != nil {
 		ts.s.a.log.Warn("claude code message not folded", "session", ts.s.sess.ID(), "type", m.Type, "err", err)
-		if err != host.ErrTurnOver {
-			_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
-				Message: fmt.Sprintf("Lookout could not show Claude Code's %s message: %v", m.Type, err)})
-		}
+		bridge.NotShown(ts.t, "Claude Code's "+m.Type+" message", err)
 	}
 }
 

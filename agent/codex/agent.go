@@ -24,7 +24,7 @@ const (
 	stateCwd    = "cwd"
 	stateModel  = "model"
 	stateUsage  = "usage"
-	stateTitle  = "title"
+	stateTitle  = bridge.StateTitle
 )
 
 // Agent is the Codex bridge, a host.Agent. It starts one app-server per
@@ -59,10 +59,7 @@ func (a *Agent) Launch(string) error { return a.threads.Err() }
 func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
 	th, err := a.thread(ctx, t)
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return &host.TurnFailure{Code: "agentStartFailed", Message: err.Error()}
+		return bridge.StartFailure(ctx, err)
 	}
 	return th.runTurn(ctx, t)
 }

@@ -38,6 +38,8 @@ func newRigTB(t testing.TB, o rigOptions) *rig {
 		r.agent = codex.New(codex.Options{Bin: r.bin, Env: r.env, Cwd: r.work, InterruptGrace: 5 * time.Second})
 		return r.agent
 	})
+	r.Work, r.Bridge, r.LastPrompts = r.work, r, r.lastTurnPrompts
+	r.PID = func(sid string) int { return r.agent.ProcessID(sid) }
 	return r
 }
 

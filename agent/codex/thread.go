@@ -100,13 +100,11 @@ func (th *thread) adopt(res json.RawMessage, cwd string) error {
 	return th.sess.SetState(values)
 }
 
-// runTurn starts a Codex turn for t and waits for it to end. Cancelling
-// ctx interrupts the Codex turn; if Codex does not end it within the
-// grace period, the app-server is killed.
+// runTurn starts a Codex turn for t and waits for it to end
+// (bridge.RunTurn). Cancelling ctx interrupts the Codex turn; if Codex
+// does not end it within the grace period, the app-server is killed.
 func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
-	if len(th.sess.Value(stateTitle)) == 0 {
-		_ = th.sess.SetState(map[string]any{stateTitle: bridge.Title(t.Prompt())})
-	}
+	bridge.DefaultTitle(th.sess, t.Prompt())
 	ts := newTurnState(th, t, ctx)
 	if !th.turns.Begin(ts) {
 		return th.exitFailure()
@@ -115,10 +113,17 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 		th.turns.End(ts)
 		ts.cancelApprovals()
 	}()
+	return bridge.RunTurn(ctx, ts.outcome, codexTurn{ts}, bridge.TurnOptions{Grace: th.a.opts.InterruptGrace})
+}
 
-	// turn/start is answered at once; it is not cut short by an early
-	// interrupt, so that the turn it starts is known and can be stopped.
-	sctx, scancel := context.WithTimeout(context.Background(), startupTimeout)
+// codexTurn is a turn's bridge.TurnDriver: turn/start, turn/interrupt.
+type codexTurn struct{ ts *turnState }
+
+// Send starts the Codex turn; it is answered at once.
+func (d codexTurn) Send() error {
+	th, t := d.ts.th, d.ts.t
+	sctx, cancel := context.WithTimeout(context.Background(), startupTimeout)
+	defer cancel()
 	res, err := th.p.conn.call(sctx, "turn/start", map[string]any{
 		"threadId": th.id,
 		"input":    []any{map[string]any{"type": "text", "text": t.Prompt(), "text_elements": []any{}}},
@@ -126,17 +131,8 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 		// identity on both sides.
 		"clientUserMessageId": t.CommandID(),
 	})
-	scancel()
 	if err != nil {
-		select {
-		case <-ts.outcome.Done(): // the app-server died, or answered the turn
-			return ts.outcome.Err()
-		default:
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return &host.TurnFailure{Code: "agentError", Message: "Codex refused the turn: " + err.Error()}
+		return err
 	}
 	var started struct {
 		Turn struct {
@@ -144,23 +140,26 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 		} `json:"turn"`
 	}
 	_ = json.Unmarshal(res, &started)
-	ts.setCodexTurn(started.Turn.ID)
+	d.ts.setCodexTurn(started.Turn.ID)
+	return nil
+}
 
-	select {
-	case <-ts.outcome.Done():
-		return ts.outcome.Err()
-	case <-ctx.Done():
+// Refused: Codex answered turn/start with an error (or died, which the
+// outcome says already).
+func (codexTurn) Refused(err error) (time.Duration, error) {
+	return 0, &host.TurnFailure{Code: "agentError", Message: "Codex refused the turn: " + err.Error()}
+}
+
+func (d codexTurn) Interrupt(ctx context.Context) {
+	if id := d.ts.codexTurn(); id != "" {
+		_, _ = d.ts.th.p.conn.call(ctx, "turn/interrupt", map[string]any{"threadId": d.ts.th.id, "turnId": id})
 	}
-	ictx, cancel := context.WithTimeout(context.Background(), th.a.opts.InterruptGrace)
-	defer cancel()
-	if id := ts.codexTurn(); id != "" {
-		_, _ = th.p.conn.call(ictx, "turn/interrupt", map[string]any{"threadId": th.id, "turnId": id})
-	}
-	if !ts.outcome.EndsBefore(ictx) {
-		th.a.log.Warn("codex did not end an interrupted turn in time; killing its app-server", "session", th.sess.ID())
-		th.p.Kill()
-	}
-	return ctx.Err()
+}
+
+func (d codexTurn) Overdue() {
+	th := d.ts.th
+	th.a.log.Warn("codex did not end an interrupted turn in time; killing its app-server", "session", th.sess.ID())
+	th.p.Kill()
 }
 
 // exitFailure is the turn failure of an app-server that went away.

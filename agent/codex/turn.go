@@ -134,10 +134,7 @@ func (ts *turnState) handle(m *message) {
 	}
 	if err != nil {
 		ts.th.a.log.Warn("codex event not folded", "session", ts.th.sess.ID(), "method", m.Method, "err", err)
-		if err != host.ErrTurnOver {
-			_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
-				Message: fmt.Sprintf("Lookout could not show Codex's %s: %v", m.Method, err)})
-		}
+		bridge.NotShown(ts.t, "Codex's "+m.Method, err)
 	}
 }
 

@@ -8,17 +8,13 @@ package opencode
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/lookout-sh/lookout/agent/bridge"
-	"github.com/lookout-sh/lookout/agent/child"
 	"github.com/lookout-sh/lookout/host"
 )
 
@@ -30,7 +26,7 @@ const (
 	stateCwd     = "cwd"
 	stateModel   = "model"
 	stateUsage   = "usage"
-	stateTitle   = "title"
+	stateTitle   = bridge.StateTitle
 	// stateCost is what OpenCode reckons the session has cost, in USD.
 	stateCost = "costUsd"
 )
@@ -64,11 +60,7 @@ func New(opts Options) *Agent {
 	if opts.Cwd == "" {
 		opts.Cwd, _ = os.Getwd()
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	return &Agent{opts: opts, log: log, sessions: map[string]*session{}, byOC: map[string]*session{}}
+	return &Agent{opts: opts, log: bridge.Logger(opts.Logger), sessions: map[string]*session{}, byOC: map[string]*session{}}
 }
 
 // errClosedAgent refuses turns once the bridge is closed.
@@ -93,10 +85,7 @@ func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
 	}
 	srv, err := a.server(ctx)
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return &host.TurnFailure{Code: "agentStartFailed", Message: err.Error()}
+		return bridge.StartFailure(ctx, err)
 	}
 	s := a.session(t)
 	if !s.openOn(srv) {
@@ -106,13 +95,10 @@ func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
 	err = s.open(octx, t, srv)
 	cancel()
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if !srv.alive() {
+		if ctx.Err() == nil && !srv.alive() {
 			return &host.TurnFailure{Code: "agentExited", Message: "the OpenCode server stopped: " + srv.reason}
 		}
-		return &host.TurnFailure{Code: "agentStartFailed", Message: err.Error()}
+		return bridge.StartFailure(ctx, err)
 	}
 	act.Done()
 	return s.runTurn(ctx, t, srv)
@@ -217,11 +203,9 @@ func (a *Agent) activeTurns(srv *server) []*turnState {
 	a.mu.Unlock()
 	var out []*turnState
 	for _, s := range sessions {
-		s.mu.Lock()
-		if s.active != nil && s.active.srv == srv {
-			out = append(out, s.active)
+		if ts := s.turns.Current(); ts != nil && ts.srv == srv {
+			out = append(out, ts)
 		}
-		s.mu.Unlock()
 	}
 	return out
 }
@@ -245,18 +229,4 @@ func (srv *server) exitFailure() error {
 		what = "opencode serve"
 	}
 	return &host.TurnFailure{Code: "agentExited", Message: what + " stopped mid-turn: " + srv.reason}
-}
-
-func jsonString(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
-}
-
-// titleFrom makes a session title of a prompt's first line.
-func titleFrom(prompt string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
-	return child.Cut(strings.TrimSpace(line), 80)
 }

@@ -5,27 +5,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
 
 // runTurn sends t's prompt to the OpenCode session and waits for the
-// session to go idle. Cancelling ctx aborts the OpenCode turn.
+// session to go idle (bridge.RunTurn). Cancelling ctx aborts the OpenCode
+// turn.
 func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error {
-	if len(s.sess.Value(stateTitle)) == 0 {
-		_ = s.sess.SetState(map[string]any{stateTitle: titleFrom(t.Prompt())})
-	}
+	bridge.DefaultTitle(s.sess, t.Prompt())
 	ts := newTurnState(s, srv, t, ctx)
-	s.mu.Lock()
-	s.active = ts
-	id, dir := s.ocID, s.dir
-	s.mu.Unlock()
+	s.turns.Begin(ts) // never dead: srv.alive says
 	defer func() {
-		s.mu.Lock()
-		if s.active == ts {
-			s.active = nil
-		}
-		s.mu.Unlock()
+		s.turns.End(ts)
 		ts.cancelApprovals()
 	}()
 	if !srv.alive() {
@@ -36,49 +29,55 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error 
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	// The prompt is accepted at once (204); it is not cut short by an
-	// early interrupt, so that the turn it starts is known and can be
-	// aborted.
-	pctx, cancel := context.WithTimeout(srv.ctx, 30*time.Second)
-	err := srv.c.do(pctx, "POST", "/session/"+id+"/prompt_async", dir,
-		map[string]any{"parts": []any{map[string]any{"type": "text", "text": t.Prompt()}}}, nil)
-	cancel()
-	if err != nil {
-		wait := time.Duration(0)
-		if _, answered := err.(*apiError); !answered {
-			wait = 2 * time.Second // the server may be going away: let its stream say
-		}
-		select {
-		case <-ts.outcome.Done(): // the server went away
-			return ts.outcome.Err()
-		case <-time.After(wait):
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return &host.TurnFailure{Code: "agentError", Message: "OpenCode refused the prompt: " + err.Error()}
+	s.mu.Lock()
+	d := openCodeTurn{ts: ts, id: s.ocID, dir: s.dir}
+	s.mu.Unlock()
+	err := bridge.RunTurn(ctx, ts.outcome, d, bridge.TurnOptions{Grace: s.a.opts.InterruptGrace, Within: srv.ctx})
+	s.a.log.Debug("opencode turn ended", "session", s.sess.ID(), "err", err)
+	if err == nil {
+		ts.showPatches(srv, d.id, d.dir)
 	}
+	return err
+}
 
-	s.a.log.Debug("opencode prompt sent", "session", s.sess.ID(), "opencode", id)
-	select {
-	case <-ts.outcome.Done():
-		err := ts.outcome.Err()
-		s.a.log.Debug("opencode turn ended", "session", s.sess.ID(), "err", err)
-		if err == nil {
-			ts.showPatches(srv, id, dir)
-		}
-		return err
-	case <-ctx.Done():
+// openCodeTurn is a turn's bridge.TurnDriver: prompt_async, abort.
+type openCodeTurn struct {
+	ts      *turnState
+	id, dir string // the OpenCode session and its directory
+}
+
+// Send posts the prompt; it is accepted at once (204).
+func (d openCodeTurn) Send() error {
+	srv := d.ts.srv
+	pctx, cancel := context.WithTimeout(srv.ctx, 30*time.Second)
+	defer cancel()
+	err := srv.c.do(pctx, "POST", "/session/"+d.id+"/prompt_async", d.dir,
+		map[string]any{"parts": []any{map[string]any{"type": "text", "text": d.ts.t.Prompt()}}}, nil)
+	if err == nil {
+		d.ts.s.a.log.Debug("opencode prompt sent", "session", d.ts.s.sess.ID(), "opencode", d.id)
 	}
-	ictx, icancel := context.WithTimeout(srv.ctx, s.a.opts.InterruptGrace)
-	defer icancel()
-	if err := srv.c.do(ictx, "POST", "/session/"+id+"/abort", dir, nil, nil); err != nil {
-		s.a.log.Warn("opencode abort failed", "session", s.sess.ID(), "err", err)
+	return err
+}
+
+// Refused: OpenCode answered the prompt with an error, or did not answer:
+// the server may be going away, and its stream would say so.
+func (openCodeTurn) Refused(err error) (time.Duration, error) {
+	wait := time.Duration(0)
+	if _, answered := err.(*apiError); !answered {
+		wait = 2 * time.Second
 	}
-	if !ts.outcome.EndsBefore(ictx) {
-		s.a.log.Warn("opencode did not end an aborted turn in time", "session", s.sess.ID())
+	return wait, &host.TurnFailure{Code: "agentError", Message: "OpenCode refused the prompt: " + err.Error()}
+}
+
+func (d openCodeTurn) Interrupt(ctx context.Context) {
+	if err := d.ts.srv.c.do(ctx, "POST", "/session/"+d.id+"/abort", d.dir, nil, nil); err != nil {
+		d.ts.s.a.log.Warn("opencode abort failed", "session", d.ts.s.sess.ID(), "err", err)
 	}
-	return ctx.Err()
+}
+
+// Overdue: the turn ends anyway; the shared server is not killed for it.
+func (d openCodeTurn) Overdue() {
+	d.ts.s.a.log.Warn("opencode did not end an aborted turn in time", "session", d.ts.s.sess.ID())
 }
 
 // showPatches records the files OpenCode's snapshots saw change in the

@@ -16,14 +16,13 @@ type session struct {
 	a    *Agent
 	sess host.Session
 
-	mu     sync.Mutex
-	ocID   string  // OpenCode session id
-	dir    string  // its directory
-	srv    *server // the server the session was last opened on
-	active *turnState
-	roles  map[string]string // message id -> role, of messages seen
-	usage  *usage            // token counts; nil until first needed
-	cost   float64           // OpenCode's reckoning, USD
+	mu    sync.Mutex
+	ocID  string            // OpenCode session id
+	dir   string            // its directory
+	srv   *server           // the server the session was last opened on
+	roles map[string]string // message id -> role, of messages seen
+	usage *usage            // token counts; nil until first needed
+	cost  float64           // OpenCode's reckoning, USD
 
 	// OpenCode reports a failed or aborted turn idle before it has
 	// finished with it (it completes the assistant message and goes idle
@@ -34,6 +33,10 @@ type session struct {
 	inflight map[string]bool // assistant messages not complete yet
 
 	allowedPatterns map[string][]string // approved for the session, by permission
+
+	// turns holds the running turn. It never dies: the server, shared by
+	// every session, is what goes away (server.alive).
+	turns bridge.TurnSlot[turnState]
 }
 
 func newSession(a *Agent, sess host.Session) *session {
@@ -109,7 +112,7 @@ func (s *session) open(ctx context.Context, t *host.Turn, srv *server) error {
 		return nil
 	}
 	dir := s.a.opts.Cwd
-	if v := jsonString(s.sess.Value(stateCwd)); v != "" {
+	if v := bridge.JSONString(s.sess.Value(stateCwd)); v != "" {
 		dir = v
 	}
 	var info struct {
@@ -117,7 +120,7 @@ func (s *session) open(ctx context.Context, t *host.Turn, srv *server) error {
 		Directory string `json:"directory"`
 		Title     string `json:"title"`
 	}
-	if id := jsonString(s.sess.Value(stateSession)); id != "" {
+	if id := bridge.JSONString(s.sess.Value(stateSession)); id != "" {
 		err := srv.c.do(ctx, "GET", "/session/"+id, "", nil, &info)
 		if err != nil && !isNotFound(err) {
 			return fmt.Errorf("look up OpenCode session %s: %w", id, err)
@@ -152,13 +155,13 @@ func (s *session) open(ctx context.Context, t *host.Turn, srv *server) error {
 	s.mu.Unlock()
 	s.a.index(s, old, info.ID)
 	values := map[string]any{}
-	if jsonString(s.sess.Value(stateSession)) != info.ID {
+	if bridge.JSONString(s.sess.Value(stateSession)) != info.ID {
 		values[stateSession] = info.ID
 	}
-	if jsonString(s.sess.Value(stateCwd)) != dir {
+	if bridge.JSONString(s.sess.Value(stateCwd)) != dir {
 		values[stateCwd] = dir
 	}
-	if !isDefaultTitle(info.Title) && jsonString(s.sess.Value(stateTitle)) != info.Title {
+	if !isDefaultTitle(info.Title) && bridge.JSONString(s.sess.Value(stateTitle)) != info.Title {
 		values[stateTitle] = info.Title
 	}
 	if len(values) > 0 {
@@ -171,12 +174,10 @@ func (s *session) open(ctx context.Context, t *host.Turn, srv *server) error {
 // Session-wide news (title, usage, model) becomes session state at any
 // time; the rest belongs to the active turn.
 func (s *session) handle(srv *server, ev event) {
-	s.mu.Lock()
-	ts := s.active
+	ts := s.turns.Current()
 	if ts != nil && ts.srv != srv {
 		ts = nil
 	}
-	s.mu.Unlock()
 	fresh := false
 	switch ev.Type {
 	case "session.status", "session.idle":
@@ -268,7 +269,7 @@ func (s *session) noteStep(t tokens, cost float64) {
 	s.usage.add(t)
 	s.cost += cost
 	if srv := s.srv; srv != nil {
-		if w := srv.contextWindow(jsonString(s.sess.Value(stateModel))); w > 0 {
+		if w := srv.contextWindow(bridge.JSONString(s.sess.Value(stateModel))); w > 0 {
 			s.usage.Window = w
 		}
 	}
@@ -306,7 +307,7 @@ func (s *session) setUsage(u map[string]any, cost float64) {
 }
 
 func (s *session) setIfChanged(name, value string) {
-	if jsonString(s.sess.Value(name)) != value {
+	if bridge.JSONString(s.sess.Value(name)) != value {
 		_ = s.sess.SetState(map[string]any{name: value})
 	}
 }

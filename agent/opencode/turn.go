@@ -3,7 +3,6 @@ package opencode
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 
 	"github.com/lookout-sh/lookout/agent/bridge"
@@ -127,10 +126,7 @@ func (ts *turnState) handle(typ string, props json.RawMessage, fresh bool) {
 // malformedLocked shows an event the bridge could not fold as a warning.
 func (ts *turnState) malformedLocked(typ string, err error) {
 	ts.s.a.log.Warn("opencode event not folded", "session", ts.s.sess.ID(), "type", typ, "err", err)
-	if err != host.ErrTurnOver {
-		_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",
-			Message: fmt.Sprintf("Lookout could not show OpenCode's %s: %v", typ, err)})
-	}
+	bridge.NotShown(ts.t, "OpenCode's "+typ, err)
 }
 
 // stopStreamedLocked ends the open messages and reasoning of the turn as

@@ -2,14 +2,15 @@
 // offline in tests: it finds the binary (Binary), fakes the model it talks
 // to (FakeModel, an OpenAI-compatible chat-completions server on
 // 127.0.0.1), prepares a throw-away HOME holding an opencode.json that
-// points at the fake (Home), a scratch working directory (Workdir), and
-// starts a server that cannot outlive the test (Serve). It is a normal
+// points at the fake (Home), a scratch git working directory (GitWorkdir;
+// agenttest.Workdir for a plain one), and starts a server that cannot
+// outlive the test (Serve). It is a normal
 // package so both agent/opencode's tests and the root package's can use it.
 //
 //	fake := opencodetest.NewFakeModel(t, opencodetest.FakeOptions{})
 //	env := opencodetest.Home(t, fake.URL(), opencodetest.HomeOptions{})
-//	dir := opencodetest.Workdir(t)
-//	srv := opencodetest.Serve(t, opencodetest.Binary(t), env, dir)
+//	dir := agenttest.Workdir(t)
+//	srv := opencodetest.Serve(t, opencodetest.Binary(t), env, dir, "")
 //
 // # The fake model
 //

@@ -1,18 +1,15 @@
 package opencodetest
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // FakeOptions tunes a FakeModel. The zero value is ready to use.
@@ -45,17 +42,8 @@ type Usage struct {
 // a scenario chosen from the request (see Scenarios) and records every
 // request. It is safe for concurrent use; it stops when the test ends.
 type FakeModel struct {
-	srv  *httptest.Server
+	srv  *agenttest.Server[Request] // records requests, counts attempts of failing scenarios
 	opts FakeOptions
-	run  string // random tag in every minted id, unique per FakeModel
-
-	ctx  context.Context // ends when the fake closes
-	stop context.CancelFunc
-
-	mu       sync.Mutex
-	reqs     []Request
-	attempts map[string]int // retry scenario: attempts seen per prompt
-	closed   bool
 }
 
 // NewFakeModel starts a fake model for t; it is closed by t.Cleanup.
@@ -76,27 +64,17 @@ func NewFakeModel(t testing.TB, opts FakeOptions) *FakeModel {
 	if opts.Usage == nil {
 		opts.Usage = &Usage{Prompt: 10, Cached: 2, Completion: 5, Reasoning: 1}
 	}
-	var tag [3]byte
-	if _, err := rand.Read(tag[:]); err != nil {
-		t.Fatalf("opencodetest: random id tag: %v", err)
-	}
-	f := &FakeModel{opts: opts, run: hex.EncodeToString(tag[:]), attempts: map[string]int{}}
-	f.ctx, f.stop = context.WithCancel(context.Background())
-	f.srv = httptest.NewServer(f) // httptest listens on 127.0.0.1
-	t.Cleanup(f.Close)
+	f := &FakeModel{opts: opts}
+	f.srv = agenttest.NewServer[Request](t, f)
 	return f
 }
 
 // URL is the provider's baseURL: it ends in "/v1" (OpenCode appends
 // "/chat/completions").
-func (f *FakeModel) URL() string { return f.srv.URL + "/v1" }
+func (f *FakeModel) URL() string { return f.srv.URL() + "/v1" }
 
 // Requests returns a copy of every request received so far, in order.
-func (f *FakeModel) Requests() []Request {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]Request(nil), f.reqs...)
-}
+func (f *FakeModel) Requests() []Request { return f.srv.Requests() }
 
 // TurnRequests returns the requests that were a turn's model calls (not
 // title requests), in order.
@@ -112,18 +90,7 @@ func (f *FakeModel) TurnRequests() []Request {
 
 // Close ends any stream in progress and stops the server. It is safe to
 // call more than once.
-func (f *FakeModel) Close() {
-	f.mu.Lock()
-	closed := f.closed
-	f.closed = true
-	f.mu.Unlock()
-	if closed {
-		return
-	}
-	f.stop()
-	f.srv.CloseClientConnections()
-	f.srv.Close()
-}
+func (f *FakeModel) Close() { f.srv.Close() }
 
 // ServeHTTP answers POST .../chat/completions and GET .../models;
 // anything else is 404.
@@ -145,16 +112,14 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := choose(req)
 	req.Scenario = p.name
 
-	f.mu.Lock()
-	req.Seq = len(f.reqs) + 1
-	f.reqs = append(f.reqs, req)
+	req = f.srv.Record(func(seq int) Request {
+		req.Seq = seq
+		return req
+	})
 	failing := false
 	if p.name == "retry" || p.name == "disconnect" {
-		key := fmt.Sprintf("%d|%s", len(req.Prompts()), req.LastPrompt())
-		f.attempts[key]++
-		failing = f.attempts[key] <= f.opts.FailAttempts
+		failing = f.srv.Attempt(fmt.Sprintf("%d|%s", len(req.Prompts()), req.LastPrompt())) <= f.opts.FailAttempts
 	}
-	f.mu.Unlock()
 
 	switch {
 	case p.name == "model error":
@@ -174,11 +139,9 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"usage":   f.usage()})
 		return
 	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	stopOnClose := context.AfterFunc(f.ctx, cancel)
-	defer stopOnClose()
-	s := newStream(ctx, w, f.id(req, "cmpl"), f.opts.Gap)
+	ctx, done := f.srv.StreamContext(r)
+	defer done()
+	s := &stream{SSE: agenttest.NewSSE(ctx, w, f.opts.Gap), id: f.id(req, "cmpl")}
 	if p.name == "disconnect" && failing {
 		s.chunk(map[string]any{"role": "assistant", "content": ""}, "", nil)
 		s.text(PlainAnswer[:len(PlainAnswer)/2])
@@ -188,7 +151,7 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (f *FakeModel) id(r Request, what string) string {
-	return fmt.Sprintf("%s_%s_%d", what, f.run, r.Seq)
+	return fmt.Sprintf("%s_%s_%d", what, f.srv.Tag(), r.Seq)
 }
 
 func (f *FakeModel) usage() map[string]any {
@@ -221,7 +184,7 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 		s.toolCall(f.id(req, "call"), "edit", map[string]any{"filePath": p.arg, "oldString": WriteLine, "newString": EditedLine})
 	case "slow":
 		for i := 0; i < f.opts.SlowDeltas; i++ {
-			if !s.chunk(map[string]any{"content": fmt.Sprintf("slow%d ", i)}, "", nil) || !s.sleep(f.opts.SlowInterval) {
+			if !s.chunk(map[string]any{"content": fmt.Sprintf("slow%d ", i)}, "", nil) || !s.Sleep(f.opts.SlowInterval) {
 				return
 			}
 		}
@@ -249,35 +212,13 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 // request's context or the fake ends, every method is a no-op returning
 // false.
 type stream struct {
-	ctx  context.Context
-	w    http.ResponseWriter
-	rc   *http.ResponseController
-	gap  time.Duration
-	id   string
-	dead bool
-}
-
-func newStream(ctx context.Context, w http.ResponseWriter, id string, gap time.Duration) *stream {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	return &stream{ctx: ctx, w: w, rc: http.NewResponseController(w), gap: gap, id: id}
-}
-
-func (s *stream) ok() bool {
-	if !s.dead && s.ctx.Err() != nil {
-		s.dead = true
-	}
-	return !s.dead
+	*agenttest.SSE
+	id string
 }
 
 // chunk writes one chat.completion.chunk with delta, finish reason ("" for
 // none) and usage (nil for none).
 func (s *stream) chunk(delta map[string]any, finish string, usage map[string]any) bool {
-	if !s.ok() {
-		return false
-	}
 	choice := map[string]any{"index": 0, "delta": delta, "finish_reason": nil}
 	if finish != "" {
 		choice["finish_reason"] = finish
@@ -287,15 +228,7 @@ func (s *stream) chunk(delta map[string]any, finish string, usage map[string]any
 		c["usage"] = usage
 	}
 	b, _ := json.Marshal(c)
-	if _, err := fmt.Fprintf(s.w, "data: %s\n\n", b); err != nil {
-		s.dead = true
-		return false
-	}
-	if err := s.rc.Flush(); err != nil {
-		s.dead = true
-		return false
-	}
-	return s.sleep(s.gap)
+	return s.Data(string(b))
 }
 
 // text streams text in pieces of a few words.
@@ -319,29 +252,7 @@ func (s *stream) toolCall(id, name string, args map[string]any) bool {
 		s.chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "function": map[string]any{"arguments": a[half:]}}}}, "", nil)
 }
 
-func (s *stream) done() {
-	if !s.ok() {
-		return
-	}
-	if _, err := io.WriteString(s.w, "data: [DONE]\n\n"); err == nil {
-		_ = s.rc.Flush()
-	}
-}
-
-func (s *stream) sleep(d time.Duration) bool {
-	if d <= 0 {
-		return s.ok()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-s.ctx.Done():
-		s.dead = true
-		return false
-	}
-}
+func (s *stream) done() { _ = s.Data("[DONE]") }
 
 // pieces cuts text into runs of about three words, keeping every byte.
 func pieces(text string) []string {

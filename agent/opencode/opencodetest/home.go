@@ -5,8 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
 // HomeOptions shapes the opencode.json Home writes. The zero value asks
@@ -32,7 +33,7 @@ type HomeOptions struct {
 // them. The directory is removed when the test ends.
 func Home(t testing.TB, modelURL string, opts HomeOptions) []string {
 	t.Helper()
-	home := realTempDir(t)
+	home := agenttest.TempDir(t)
 	dir := filepath.Join(home, ".config", "opencode")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatalf("opencodetest: %v", err)
@@ -93,20 +94,12 @@ func Config(modelURL string, opts HomeOptions) []byte {
 // ContextWindow is the fake model's context limit in the config.
 const ContextWindow = 100000
 
-// Workdir makes an empty scratch directory for OpenCode to work in. It is
-// removed when the test ends. The path has symlinks resolved, as OpenCode
-// reports it.
-func Workdir(t testing.TB) string {
-	t.Helper()
-	return realTempDir(t)
-}
-
-// GitWorkdir is Workdir made a git repository with one empty commit:
+// GitWorkdir is agenttest.Workdir made a git repository with one empty commit:
 // OpenCode then tracks the files a turn changes in snapshots and reports
 // them as "patch" parts. It fails t without git.
 func GitWorkdir(t testing.TB) string {
 	t.Helper()
-	dir := Workdir(t)
+	dir := agenttest.Workdir(t)
 	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=opencodetest", "-c", "user.email=opencodetest@localhost", "commit", "-q", "--allow-empty", "-m", "start"}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
@@ -116,24 +109,4 @@ func GitWorkdir(t testing.TB) string {
 		}
 	}
 	return dir
-}
-
-// EnvValue is the value of key in env ("KEY=value" entries), or "".
-func EnvValue(env []string, key string) string {
-	v := ""
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
-}
-
-func realTempDir(t testing.TB) string {
-	t.Helper()
-	d, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatalf("opencodetest: %v", err)
-	}
-	return d
 }
