@@ -57,6 +57,13 @@ func (ts *turnState) askLocked(m *message) error {
 		reason = *p.Reason
 	}
 	offer := offeredDecisions(m.Method, p.AvailableDecisions, p.ProposedAmendment)
+	command := amendmentTokens(offer.amendment)
+	if !offer.forSession && preApproved(approvedPrefixes(ts.th.sess.Value(stateApprovedPrefixes)), command) {
+		// Approved for this session already (session_approvals.go).
+		_ = ts.th.p.conn.reply(m.ID, map[string]any{"decision": "accept"})
+		ts.toRunningLocked(oi)
+		return nil
+	}
 	req := host.ApprovalRequest{ItemID: oi.id, Summary: approvalSummary(oi.item, reason, ts.th.cwd), Options: offer.options()}
 	actx, cancel := context.WithCancel(ts.ctx)
 	key := string(m.ID)
@@ -65,6 +72,11 @@ func (ts *turnState) askLocked(m *message) error {
 		defer cancel()
 		ans, err := ts.t.Ask(actx, req)
 		d := ans.Decision
+		if err == nil && d == model.DecisionApproveForSession && !offer.forSession && command != nil {
+			// Kept by the bridge for this session, not in Codex's rules.
+			prefixes := withPrefix(approvedPrefixes(ts.th.sess.Value(stateApprovedPrefixes)), command)
+			_ = ts.t.SetState(map[string]any{stateApprovedPrefixes: prefixes})
+		}
 		if err == nil && d == model.DecisionDeny && ans.Reason != "" {
 			// Before the decline, so that the model call after it carries
 			// the reason right after the refusal.
@@ -143,8 +155,10 @@ func (o offer) options() []model.Decision {
 }
 
 // codexDecision is a Lookout decision in Codex's words. Approving for the
-// session takes acceptForSession when offered, else the exec-policy
-// amendment Codex proposed (allow commands like this one from now on).
+// session takes acceptForSession when offered; else it is "accept" for
+// Codex, and the bridge remembers the command for the session
+// (session_approvals.go). Codex's exec-policy amendment is never taken:
+// it would allow the command in every session from then on.
 func (o offer) codexDecision(d model.Decision) any {
 	switch d {
 	case model.DecisionApprove:
@@ -152,9 +166,6 @@ func (o offer) codexDecision(d model.Decision) any {
 	case model.DecisionApproveForSession:
 		if o.forSession {
 			return "acceptForSession"
-		}
-		if o.amendment != nil {
-			return map[string]any{"acceptWithExecpolicyAmendment": map[string]any{"execpolicy_amendment": o.amendment}}
 		}
 		return "accept"
 	case model.DecisionDeny:
