@@ -175,5 +175,3 @@ func withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 func retrying(ctx context.Context, op func(context.Context) error) error {
 	return jsretry.Do(ctx, nil, op)
 }
-
-func transient(err error) bool { return jsretry.Transient(err) }

@@ -100,7 +100,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		opts.MaxConns = DefaultMaxConns
 	}
 	h := &Host{opts: opts, log: opts.Logger, sessions: map[string]*session{}, conns: map[*conn]struct{}{},
-		served: make(chan struct{}), release: func() {}}
+		served: make(chan struct{}), release: func() {}, heavy: make(chan struct{}, heavySlots)}
 	if h.log == nil {
 		h.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
