@@ -2,7 +2,9 @@ package host_test
 
 import (
 	"context"
+	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -70,6 +72,9 @@ func TestDeleteSessionForgetsItAcrossARestart(t *testing.T) {
 	runTurn(t, c, sid, st, "c1", "hello")
 	runTurn(t, c, keep, keepSt, "k1", "hello")
 
+	if journalRefusesDelete(t, c, sid) {
+		return
+	}
 	other := hosttest.Dial(t, h) // a second client watching the session
 	if _, err := other.Subscribe(sid, "", "", 0); err != nil {
 		t.Fatal(err)
@@ -143,6 +148,9 @@ func TestDeleteSessionStopsItsRunningTurn(t *testing.T) {
 		if _, _, err := c.Submit(sid, "h2", "queued behind it"); err != nil {
 			t.Fatal(err)
 		}
+		if !ephemeral && journalRefusesDelete(t, c, sid) {
+			continue
+		}
 		c.MustCall(t, "session/delete", map[string]any{"sessionId": sid}, nil)
 		if got := agent.endedSessions(); !slices.Equal(got, []string{sid}) {
 			t.Fatalf("ephemeral %v: the agent was told of %v", ephemeral, got)
@@ -151,4 +159,23 @@ func TestDeleteSessionStopsItsRunningTurn(t *testing.T) {
 			t.Fatalf("ephemeral %v: the list still has it", ephemeral)
 		}
 	}
+}
+
+// journalRefusesDelete: under LOOKOUT_TEST_JOURNAL=jetstream a durable
+// host journals in JetStream, which does not delete sessions yet. There
+// the delete must be a typed refusal that leaves the session as it was;
+// it reports true once it has checked that.
+func journalRefusesDelete(t *testing.T, c *hosttest.Client, sid string) bool {
+	t.Helper()
+	if os.Getenv("LOOKOUT_TEST_JOURNAL") != "jetstream" {
+		return false
+	}
+	rerr := rpcCode(t, c, "session/delete", map[string]any{"sessionId": sid})
+	if rerr == nil || rerr.Code != model.CodeRejected || !strings.Contains(string(rerr.Data), `"deleteUnsupported"`) {
+		t.Fatalf("a JetStream host answered session/delete with %+v, want -32010 deleteUnsupported", rerr)
+	}
+	if ids := listedIDs(t, c); !slices.Contains(ids, sid) {
+		t.Fatalf("the refused delete lost the session: the list is %v", ids)
+	}
+	return true
 }
