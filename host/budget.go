@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -113,6 +114,7 @@ func (h *Host) returnMemory() {
 // (unparsable, not a request, unknown method, binary): a burst is
 // answered, a flood closes the connection.
 type invalidMeter struct {
+	burst  int // Options.InvalidFrames; 0: invalidBurst, negative: no limit
 	tokens float64
 	last   time.Time
 }
@@ -125,10 +127,14 @@ const (
 // allow spends one token for an invalid frame at now, and reports whether
 // the connection may go on.
 func (m *invalidMeter) allow(now time.Time) bool {
+	if m.burst < 0 {
+		return true
+	}
+	burst := float64(cmp.Or(m.burst, invalidBurst))
 	if m.last.IsZero() {
-		m.tokens = invalidBurst
+		m.tokens = burst
 	} else {
-		m.tokens = min(invalidBurst, m.tokens+now.Sub(m.last).Seconds()*invalidRate)
+		m.tokens = min(burst, m.tokens+now.Sub(m.last).Seconds()*invalidRate)
 	}
 	m.last = now
 	if m.tokens < 1 {

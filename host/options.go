@@ -118,6 +118,11 @@ type Options struct {
 	// MaxConns bounds the open connections; 0 means DefaultMaxConns. An
 	// upgrade past it is answered 503.
 	MaxConns int
+	// InvalidFrames is the burst of invalid frames (unparsable, binary,
+	// unknown method) a connection may send before the rate limit (16 a
+	// second) applies and a flood closes it with 1008; 0 means 64, a
+	// negative value no limit (a fuzzer's connection).
+	InvalidFrames int
 	// SendBuffer, when positive, sets each connection's kernel send buffer
 	// (SO_SNDBUF) in bytes. Kernels buffer megabytes for a peer that stops
 	// reading; a small buffer makes the outbound queue policy (shed deltas,

@@ -37,7 +37,9 @@ func (l *lockedBuffer) contains(s string) bool {
 // the next request.
 func FuzzHostRequests(f *testing.F) {
 	logs := &lockedBuffer{}
-	h := hosttest.Start(f, host.Options{Ephemeral: true, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	// InvalidFrames: no limit, or the fuzzer's flood of invalid frames
+	// would close its one connection (TestInvalidFrameFloodClosesTheFlooder).
+	h := hosttest.Start(f, host.Options{Ephemeral: true, InvalidFrames: -1, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	c := hosttest.Dial(f, h)
 	var created struct {
 		SessionID string `json:"sessionId"`

@@ -61,6 +61,7 @@ func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	c := newConn(h, ws, h.opts.OutboundQueue, h.opts.OutboundBytes)
+	c.invalid.burst = h.opts.InvalidFrames
 	if !h.addConn(c) {
 		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "host shutting down"), time.Now().Add(time.Second)) // closing either way
 		ws.Close()
