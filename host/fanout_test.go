@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -200,7 +201,8 @@ func TestTwentyClientsOneNeverReads(t *testing.T) {
 }
 
 func asNetErr(err error, out *net.Error) bool {
-	ne, ok := err.(net.Error)
+	var ne net.Error
+	ok := errors.As(err, &ne)
 	if ok {
 		*out = ne
 	}

@@ -151,7 +151,7 @@ func (s *session) itemBodiesLocked(entries []posEntry) ([]json.RawMessage, error
 	for _, e := range evs {
 		ev, err := model.DecodeNotification(e.Method, e.Params)
 		if err != nil || ev.Item == nil {
-			return nil, fmt.Errorf("journal: session %s: seq %d: not an item event (%v)", s.id, e.Seq, err)
+			return nil, fmt.Errorf("journal: session %s: seq %d: not an item event (%w)", s.id, e.Seq, err)
 		}
 		byID[ev.Item.ID] = ev.Item.AppendJSON(nil)
 	}
@@ -188,7 +188,7 @@ func (s *session) foldHeldItemsLocked() error {
 		for _, e := range evs {
 			ev, err := model.DecodeNotification(e.Method, e.Params)
 			if err != nil || ev.Item == nil {
-				return fmt.Errorf("seq %d: not an item event (%v)", e.Seq, err)
+				return fmt.Errorf("seq %d: not an item event (%w)", e.Seq, err)
 			}
 			if _, open := s.open[ev.Item.ID]; !open {
 				// Final once completed, whatever revised it since.

@@ -78,7 +78,7 @@ func (h *Host) createSession(title string) (*session, error) {
 		return nil, fmt.Errorf("%w (%d)", ErrTooManySessions, h.opts.MaxSessions)
 	}
 	if err := h.health.err(); err != nil {
-		return nil, fmt.Errorf("%w (%v)", errJournalFailing, err)
+		return nil, fmt.Errorf("%w (%w)", errJournalFailing, err)
 	}
 	title = cutUTF8(title, TitleBound)
 	epoch := make([]byte, 8)

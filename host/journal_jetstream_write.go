@@ -204,7 +204,7 @@ func (j *jsJournal) publishCommit(ctx context.Context, sid string, expect uint64
 			return ack.Sequence, nil
 		}
 		if !retried && isWrongLastSeq(err) {
-			return 0, fmt.Errorf("%w: %v", errJournalNotWriter, err)
+			return 0, fmt.Errorf("%w: %v", errJournalNotWriter, err) //nolint:errorlint // the refusal is the contract; its cause must not match isWrongLastSeq upstream
 		}
 		if isBusy(err) {
 			// The stream's leader is still applying this subject's previous
@@ -218,7 +218,7 @@ func (j *jsJournal) publishCommit(ctx context.Context, sid string, expect uint64
 			}
 		}
 		if isWrongLastSeq(err) {
-			return 0, fmt.Errorf("%w: %v", errJournalNotWriter, err)
+			return 0, fmt.Errorf("%w: %v", errJournalNotWriter, err) //nolint:errorlint // the refusal is the contract; its cause must not match isWrongLastSeq upstream
 		}
 		if !retryable(err) || ctx.Err() != nil {
 			return 0, err

@@ -18,7 +18,7 @@ func lockDataDir(dir string) (release func(), err error) {
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("data directory %s is in use by another host (%v): %w", dir, err, ErrDataDirInUse)
+		return nil, fmt.Errorf("data directory %s is in use by another host (%w): %w", dir, err, ErrDataDirInUse)
 	}
 	return func() {
 		f.Close() // closing the last descriptor releases the lock

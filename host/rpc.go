@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"unicode"
@@ -159,7 +160,8 @@ func decodeParams(params json.RawMessage, v any) *rpcError {
 }
 
 func asTypeErr(err error, out **json.UnmarshalTypeError) bool {
-	te, ok := err.(*json.UnmarshalTypeError)
+	var te *json.UnmarshalTypeError
+	ok := errors.As(err, &te)
 	if ok {
 		*out = te
 	}

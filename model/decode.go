@@ -244,7 +244,10 @@ func decodeNotification(method string, params json.RawMessage, valid bool) (*Eve
 		}
 		it, ierr := decodeValidItem(p.Item)
 		if ierr != nil {
-			fe := ierr.(*FoldError)
+			var fe *FoldError
+			if !errors.As(ierr, &fe) {
+				return nil, ierr
+			}
 			fe.Method = method
 			return nil, fe
 		}

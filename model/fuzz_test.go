@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -34,7 +35,7 @@ func FuzzDecodeAndFold(f *testing.F) {
 		for _, line := range strings.Split(data, "\n") {
 			ev, err := DecodeFrame([]byte(line))
 			if err != nil {
-				if _, ok := err.(*FoldError); !ok {
+				if !errors.As(err, new(*FoldError)) {
 					t.Fatalf("untyped error %T: %v", err, err)
 				}
 				s.Pass(ev)
@@ -42,7 +43,7 @@ func FuzzDecodeAndFold(f *testing.F) {
 			}
 			before := s.Encode()
 			if err := s.Apply(ev); err != nil {
-				if _, ok := err.(*FoldError); !ok {
+				if !errors.As(err, new(*FoldError)) {
 					t.Fatalf("untyped error %T: %v", err, err)
 				}
 				if !bytes.Equal(before, s.Encode()) {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 )
 
@@ -106,7 +107,10 @@ func (s *State) LoadSnapshot(sessionID, epoch string, snap Snapshot) (needReplay
 	for _, raw := range snap.Items {
 		it, ierr := DecodeItem(raw)
 		if ierr != nil {
-			fe := ierr.(*FoldError)
+			var fe *FoldError
+			if !errors.As(ierr, &fe) {
+				return nil, ierr
+			}
 			fe.Reason, fe.Detail = SnapshotError, "snapshot item: "+fe.Detail
 			return nil, fe
 		}

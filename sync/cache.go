@@ -96,7 +96,7 @@ func decodeReplica(data []byte, hostURL, sessionID string) (*replica, error) {
 	}
 	var r replica
 	if err := json.Unmarshal(data[:i], &r.Header); err != nil {
-		return nil, fmt.Errorf("malformed header: %v", err)
+		return nil, fmt.Errorf("malformed header: %w", err)
 	}
 	h := r.Header
 	switch {
@@ -118,7 +118,7 @@ func decodeReplica(data []byte, hostURL, sessionID string) (*replica, error) {
 		return nil, errors.New("checksum mismatch")
 	}
 	if err := json.Unmarshal(body, &r.Snap); err != nil {
-		return nil, fmt.Errorf("malformed body: %v", err)
+		return nil, fmt.Errorf("malformed body: %w", err)
 	}
 	if len(r.Snap.Items) != h.Items {
 		return nil, fmt.Errorf("body holds %d items, header says %d", len(r.Snap.Items), h.Items)

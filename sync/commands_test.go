@@ -162,7 +162,7 @@ func TestRefusals(t *testing.T) {
 	}
 	if _, err := ListSessions(t.Context(), Options{URL: h.URL(), Token: "wrong"}); err == nil {
 		t.Fatal("ListSessions with a bad token succeeded")
-	} else if ce, ok := err.(*ConnectError); !ok || ce.Status != 401 {
+	} else if ce := (*ConnectError)(nil); !errors.As(err, &ce) || ce.Status != 401 {
 		t.Fatalf("ListSessions error %T %v", err, err)
 	}
 	ss, err := ListSessions(t.Context(), Options{URL: h.URL(), Token: h.Token()})

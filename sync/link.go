@@ -2,6 +2,7 @@ package sync
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"time"
 
@@ -251,7 +252,8 @@ func (l *loopState) lostError() error {
 // once when immediate and nothing failed recently).
 func (l *loopState) connFailed(err error, immediate bool, liveFor time.Duration) {
 	msg := err.Error()
-	ce, _ := err.(*linkError)
+	var ce *linkError
+	errors.As(err, &ce)
 	if ce == nil {
 		ce = &linkError{Msg: msg}
 	}

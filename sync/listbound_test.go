@@ -43,7 +43,7 @@ func TestListBudget(t *testing.T) {
 			break
 		}
 	}
-	if tl, ok := err.(*ListTooLargeError); !ok || tl.Bound != "pages" {
+	if tl := (*ListTooLargeError)(nil); !errors.As(err, &tl) || tl.Bound != "pages" {
 		t.Fatalf("empty pages forever: %v", err)
 	}
 }

@@ -153,10 +153,10 @@ func NormalizeURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		if ue, ok := err.(*url.Error); ok {
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
 			err = ue.Err // url.Error quotes the URL unredacted
 		}
-		return "", fmt.Errorf("bad host URL %q: %v", redactURL(raw), err)
+		return "", fmt.Errorf("bad host URL %q: %w", redactURL(raw), err)
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "ws", "http":

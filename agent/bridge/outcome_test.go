@@ -20,7 +20,7 @@ func TestOutcomeTheFirstOneCounts(t *testing.T) {
 	o.Finish(first)
 	o.Finish(nil) // too late
 	<-o.Done()
-	if !o.Finished() || o.Err() != first {
+	if !o.Finished() || !errors.Is(o.Err(), first) {
 		t.Errorf("Finished %v, Err %v; want true and the first outcome", o.Finished(), o.Err())
 	}
 }

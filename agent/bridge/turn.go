@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/lookout-sh/lookout/host"
@@ -36,7 +37,7 @@ func StartFailure(ctx context.Context, err error) error {
 // what naming the message ("Codex's item/started"). A turn that has ended
 // (host.ErrTurnOver) says nothing: its end is reported on its own path.
 func NotShown(t *host.Turn, what string, err error) {
-	if err == host.ErrTurnOver {
+	if errors.Is(err, host.ErrTurnOver) {
 		return
 	}
 	_ = t.Warning(model.Warning{RequestKind: "agent", Code: "malformedAgentOutput",

@@ -46,7 +46,7 @@ func TestRunTurnReturnsTheOutcome(t *testing.T) {
 	o := NewOutcome()
 	want := errors.New("the model failed")
 	d := &driver{o: o, onSend: func() { go o.Finish(want) }}
-	if err := RunTurn(context.Background(), o, d, TurnOptions{Grace: time.Second}); err != want {
+	if err := RunTurn(context.Background(), o, d, TurnOptions{Grace: time.Second}); !errors.Is(err, want) {
 		t.Errorf("RunTurn = %v, want the outcome", err)
 	}
 	if d.interrupts != 0 || d.overdue != 0 {
@@ -91,14 +91,14 @@ func TestRunTurnRefused(t *testing.T) {
 
 	o := NewOutcome()
 	d := &driver{o: o, sendErr: errors.New("write"), failure: refusal}
-	if err := RunTurn(context.Background(), o, d, TurnOptions{}); err != refusal {
+	if err := RunTurn(context.Background(), o, d, TurnOptions{}); !errors.Is(err, refusal) {
 		t.Errorf("RunTurn = %v, want the refusal", err)
 	}
 
 	o = NewOutcome()
 	d = &driver{o: o, sendErr: errors.New("write"), failure: refusal, wait: time.Minute,
 		onSend: func() { time.AfterFunc(10*time.Millisecond, func() { o.Finish(died) }) }}
-	if err := RunTurn(context.Background(), o, d, TurnOptions{}); err != died {
+	if err := RunTurn(context.Background(), o, d, TurnOptions{}); !errors.Is(err, died) {
 		t.Errorf("RunTurn = %v, want the outcome that came within the wait", err)
 	}
 

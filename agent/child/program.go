@@ -74,7 +74,7 @@ func (p Program) Check(ctx context.Context, bin string) (string, error) {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, bin, "--version").Output()
 	if err != nil {
-		return "", fmt.Errorf("%s --version failed: %v; %s", bin, err, p.InstallHint)
+		return "", fmt.Errorf("%s --version failed: %w; %s", bin, err, p.InstallHint)
 	}
 	v := ParseVersion(string(out))
 	if v == "" || !strings.Contains(string(out), p.Marker) {

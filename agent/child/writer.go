@@ -34,7 +34,7 @@ func (l *LineWriter) Send(v any) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, err := l.w.Write(b); err != nil {
-		return fmt.Errorf("%w: %v", l.errClosed, err)
+		return fmt.Errorf("%w: %w", l.errClosed, err)
 	}
 	return nil
 }

@@ -84,7 +84,7 @@ var errLineTooLong = fmt.Errorf("a line of Claude Code's output is longer than %
 func (c *conn) dispatch(line []byte) {
 	m := &message{}
 	if err := json.Unmarshal(line, m); err != nil {
-		c.Queue.Push(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: []byte(child.Cut(string(line), 200))})
+		c.Queue.Push(&message{Bad: fmt.Errorf("not JSON: %w", err), Raw: []byte(child.Cut(string(line), 200))})
 		return
 	}
 	if m.Type == "" {

@@ -59,7 +59,7 @@ func startProcess(ctx context.Context, opts Options, dir, resumeID string) (*pro
 		} else {
 			why = ": " + why
 		}
-		return nil, fmt.Errorf("claude code did not start: %v%s", err, why)
+		return nil, fmt.Errorf("claude code did not start: %w%s", err, why)
 	}
 	return p, nil
 }

@@ -71,7 +71,7 @@ var errLineTooLong = fmt.Errorf("a line of app-server output is longer than %d b
 func (c *rpcConn) dispatch(line []byte) {
 	m := &message{}
 	if err := json.Unmarshal(line, m); err != nil {
-		c.Queue.Push(&message{Bad: fmt.Errorf("not JSON: %v", err), Raw: child.Cut(string(line), 200)})
+		c.Queue.Push(&message{Bad: fmt.Errorf("not JSON: %w", err), Raw: child.Cut(string(line), 200)})
 		return
 	}
 	if m.Method == "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -36,8 +37,8 @@ func (e *apiError) Error() string {
 }
 
 func isNotFound(err error) bool {
-	ae, ok := err.(*apiError)
-	return ok && ae.Status == http.StatusNotFound
+	var ae *apiError
+	return errors.As(err, &ae) && ae.Status == http.StatusNotFound
 }
 
 // request builds a request for path in directory dir ("" for the

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -181,7 +182,7 @@ func TestSSEReader(t *testing.T) {
 			t.Fatalf("next = %.40q, %v; want %.40q", got, err, w)
 		}
 	}
-	if _, err := rd.next(); err != io.EOF {
+	if _, err := rd.next(); !errors.Is(err, io.EOF) {
 		t.Fatalf("after the last event: %v, want EOF", err)
 	}
 }

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -63,7 +64,7 @@ func (d openCodeTurn) Send() error {
 // the server may be going away, and its stream would say so.
 func (openCodeTurn) Refused(err error) (time.Duration, error) {
 	wait := time.Duration(0)
-	if _, answered := err.(*apiError); !answered {
+	if !errors.As(err, new(*apiError)) {
 		wait = 2 * time.Second
 	}
 	return wait, &host.TurnFailure{Code: "agentError", Message: "OpenCode refused the prompt: " + err.Error()}

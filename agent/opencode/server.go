@@ -3,6 +3,7 @@ package opencode
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -148,7 +149,7 @@ func (srv *server) end(err error) {
 	default:
 	}
 	stream := "its event stream ended"
-	if err != nil && err != io.EOF {
+	if err != nil && !errors.Is(err, io.EOF) {
 		stream = "its event stream failed: " + err.Error()
 	}
 	switch {

@@ -3,6 +3,7 @@ package opencode
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 )
 
@@ -27,10 +28,10 @@ func (s *sseReader) next() ([]byte, error) {
 	has := false
 	for {
 		line, err := s.r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
+		if errors.Is(err, bufio.ErrBufferFull) {
 			// A long line: gather it whole.
 			buf := append([]byte(nil), line...)
-			for err == bufio.ErrBufferFull {
+			for errors.Is(err, bufio.ErrBufferFull) {
 				if len(buf) > maxEventSize {
 					return nil, errEventTooBig
 				}

@@ -172,7 +172,7 @@ func (c *Client) Call(method string, params any) (json.RawMessage, *model.RPCErr
 		}
 		return f.Result, nil, nil
 	case <-c.done:
-		return nil, nil, fmt.Errorf("connection closed: %v", c.CloseErr())
+		return nil, nil, fmt.Errorf("connection closed: %w", c.CloseErr())
 	case <-time.After(Timeout):
 		return nil, nil, fmt.Errorf("no answer to %s within %v", method, Timeout)
 	}
@@ -221,7 +221,7 @@ func (c *Client) Next() (*model.Frame, error) {
 			n := len(c.frames)
 			c.mu.Unlock()
 			if n == 0 {
-				return nil, fmt.Errorf("connection closed: %v", c.CloseErr())
+				return nil, fmt.Errorf("connection closed: %w", c.CloseErr())
 			}
 		case <-deadline:
 			return nil, fmt.Errorf("no frame within %v", Timeout)

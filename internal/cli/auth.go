@@ -123,7 +123,7 @@ func readLoginToken(cmd *cobra.Command, key, file string) (sync.Secret, error) {
 	}
 	tok, err := checkToken(raw)
 	if err != nil {
-		return "", usageErr(fmt.Errorf("the token from %s %v", from, err))
+		return "", usageErr(fmt.Errorf("the token from %s %w", from, err))
 	}
 	return tok, nil
 }

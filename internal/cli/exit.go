@@ -1,5 +1,7 @@
 package cli
 
+import "errors"
+
 // Exit codes of the non-interactive commands (documented in docs/sync.md).
 const (
 	exitOK          = 0
@@ -23,7 +25,7 @@ func (e *exitError) Unwrap() error { return e.err }
 // exitCode is the process exit code for the error a command ended with:
 // the code an *exitError carries, else exitFailure.
 func exitCode(err error) int {
-	if e, ok := err.(*exitError); ok {
+	if e := (*exitError)(nil); errors.As(err, &e) {
 		return e.code
 	}
 	return exitFailure
