@@ -18,9 +18,17 @@ import (
 // the test ends.
 func fleetHost(t *testing.T, url, id string) *Host {
 	t.Helper()
+	return fleetHostTTL(t, url, id, time.Second)
+}
+
+// fleetHostTTL is fleetHost with a lease TTL of ttl: a test that needs no
+// takeover uses a long one, so that a loaded machine (-race, 2 cores)
+// pausing a host past a 1 s TTL cannot start one.
+func fleetHostTTL(t *testing.T, url, id string, ttl time.Duration) *Host {
+	t.Helper()
 	h, err := Start(context.Background(), Options{
 		Addr: "127.0.0.1:0", DataDir: t.TempDir(), Pace: time.Millisecond,
-		Journal: url, JournalNamespace: "fl", FleetHostID: id, FleetLeaseTTL: time.Second,
+		Journal: url, JournalNamespace: "fl", FleetHostID: id, FleetLeaseTTL: ttl,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +199,7 @@ func TestFleetShutdownWhileNATSIsDownIsBounded(t *testing.T) {
 // first real use of one makes it a replica.
 func TestFleetListsFromTheDirectory(t *testing.T) {
 	url := natstest.Start(t, t.TempDir()).URL()
-	a := fleetHost(t, url, "a")
+	a := fleetHostTTL(t, url, "a", 15*time.Second)
 	var ids []string
 	for i := range 3 {
 		s, err := a.createSession(fmt.Sprintf("listed %d", i))
@@ -200,7 +208,7 @@ func TestFleetListsFromTheDirectory(t *testing.T) {
 		}
 		ids = append(ids, s.id)
 	}
-	b := fleetHost(t, url, "b")
+	b := fleetHostTTL(t, url, "b", 15*time.Second)
 	var list listAnswer
 	waitFor(t, "b to list a's sessions with their titles", func() bool {
 		if err := b.syncFleetSessions(); err != nil {
