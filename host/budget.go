@@ -86,12 +86,22 @@ func (h *Host) shedLargest() {
 			return
 		}
 		worst.mu.Lock()
-		worst.closeLocked(websocket.CloseTryAgainLater, "host outbound budget full: resume by cursor")
+		worst.shedForBudgetLocked()
 		worst.mu.Unlock()
-		h.budgetSheds.Add(1)
 		h.log.Warn("closed the connection holding the most queued bytes: the host's outbound budget is full", "bytes", most)
-		h.returnMemory()
 	}()
+}
+
+// shedForBudgetLocked closes the connection with 1013 for the host's
+// outbound budget (once: a connection already closing is left as it is),
+// counts it, and has the freed memory returned. The caller holds c.mu.
+func (c *conn) shedForBudgetLocked() {
+	if c.closing {
+		return
+	}
+	c.h.budgetSheds.Add(1)
+	c.closeLocked(websocket.CloseTryAgainLater, "host outbound budget full: resume by cursor")
+	c.h.returnMemory()
 }
 
 // returnMemoryAfter is how long after the last shed the memory freed is
@@ -173,10 +183,7 @@ func (c *conn) heavyRefusal() (closed bool, rerr *rpcError) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.qBytes > offenderBytes {
-		if !c.closing {
-			c.h.budgetSheds.Add(1)
-			c.closeLocked(websocket.CloseTryAgainLater, "host outbound budget full: resume by cursor")
-		}
+		c.shedForBudgetLocked()
 		return true, nil
 	}
 	return false, &rpcError{Code: model.CodeBackpressured, Message: "backpressured: the host's outbound budget is full; retry later"}

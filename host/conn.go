@@ -118,8 +118,7 @@ func (c *conn) enqueue(m outMsg) {
 			return
 		}
 		if c.qBytes > offenderBytes {
-			c.h.budgetSheds.Add(1)
-			c.closeLocked(websocket.CloseTryAgainLater, "host outbound budget full: resume by cursor")
+			c.shedForBudgetLocked()
 			return
 		}
 	}
