@@ -89,11 +89,13 @@ func benchFleetAtRest(b *testing.B, n int) {
 	for k, pid := range procs {
 		before[k] = cpuSeconds(b, pid)
 	}
-	const rest = 30 * time.Second
+	const rest = 40 * time.Second // past the listing's life (30 s)
 	time.Sleep(rest)
 	for k, pid := range procs {
 		b.ReportMetric(100*(cpuSeconds(b, pid)-before[k])/rest.Seconds(), "%cpu-idle-"+k)
 	}
+	// Flat in fleet size: compare this figure across LOOKOUT_FLEET_SESSIONS.
+	b.ReportMetric(rssMiB(b, h.cmd.Process.Pid), "MiB-rss-B-at-rest")
 }
 
 // writtenBy counts the writer leases host holds.

@@ -80,16 +80,3 @@ func (s *session) directoryFields() directoryFields {
 	}
 	return d
 }
-
-// directoryStub is a session of another fleet host as its directory
-// entry shows it: listed, not folded. Its first use makes it a replica.
-func (h *Host) directoryStub(e fleet.Entry) *session {
-	s := newStubSession(h, sessionRecord{ID: e.SessionID, Epoch: e.Epoch, CreatedAt: e.CreatedAt}, stubOf(e))
-	s.replica, s.writer = true, e.HostID
-	return s
-}
-
-// stubOf is the stub a directory entry makes.
-func stubOf(e fleet.Entry) sessionStub {
-	return sessionStub{Title: e.Title, UpdatedAt: e.LastActivity, Head: e.Head, Status: e.State, QueuedTurns: e.QueuedTurns}
-}

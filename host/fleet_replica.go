@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lookout-sh/lookout/fleet"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -62,7 +61,8 @@ func (h *Host) replicaSession(sid string) (*session, error) {
 	}
 	h.replicaMu.Lock()
 	defer h.replicaMu.Unlock()
-	if s := h.session(sid); s != nil && !s.isRetired() && s.loaded.Load() {
+	if s := h.session(sid); s != nil && !s.isRetired() {
+		s.touch()
 		return s, nil
 	}
 	rec, ok, err := f.js.sessionRecord(sid)
@@ -97,6 +97,7 @@ func (h *Host) replicaSession(sid string) (*session, error) {
 	}
 	s.seq = s.state.Cursor // a replica's seq is the last one it saw, not a lease
 	s.stopRelay = stop
+	s.touch()
 	close(ready)
 	h.mu.Lock()
 	closing := h.closing
@@ -267,58 +268,3 @@ const resumeReason = "the session's writer changed; resume"
 // closeServiceRestart closes a connection whose subscribed replica was
 // taken over by this host: the client reconnects and resumes.
 const closeServiceRestart = 1012
-
-// syncFleetSessions lists every session of the fleet directory this host
-// does not hold yet as its directory entry shows it (a stub, folded on
-// first use), and brings each listed session's writer up to date, so that
-// session/list shows the whole fleet without folding it. An entry that
-// predates the published summary (no epoch) is made a replica instead.
-func (h *Host) syncFleetSessions() error {
-	f := h.fleet()
-	if f == nil {
-		return nil
-	}
-	ctx, cancel := f.js.opContext()
-	defer cancel()
-	entries, err := f.m.Sessions(ctx)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if s := h.session(e.SessionID); s != nil {
-			s.noteDirectoryEntry(e)
-			continue
-		}
-		if e.Epoch == "" {
-			if _, err := h.replicaSession(e.SessionID); err != nil {
-				h.log.Warn("could not serve a fleet session", "session", e.SessionID, "host", e.HostID, "err", err)
-			}
-			continue
-		}
-		h.replicaMu.Lock()
-		h.mu.Lock()
-		if h.sessions[e.SessionID] == nil && !h.closing {
-			s := h.directoryStub(e)
-			h.sessions[s.id] = s
-			h.order = append(h.order, s)
-		}
-		h.mu.Unlock()
-		h.replicaMu.Unlock()
-	}
-	return nil
-}
-
-// noteDirectoryEntry updates what a listed session of another fleet host
-// shows from its newest directory entry.
-func (s *session) noteDirectoryEntry(e fleet.Entry) {
-	if !s.replica || s.isRetired() {
-		return
-	}
-	if !s.loaded.Load() && e.Epoch != "" {
-		st := stubOf(e)
-		s.stub.Store(&st)
-	}
-	s.mu.Lock()
-	s.writer = e.HostID
-	s.mu.Unlock()
-}

@@ -215,3 +215,59 @@ func hostOf(t *testing.T, c *hosttest.Client, sid string) string {
 	}
 	return ""
 }
+
+// Paging through a fleet's sessions from a host that writes none of them
+// repeats and skips none, and the sessions created meanwhile, on either
+// host, come at the end; a cursor another listing gave still works, and
+// one naming no session of the fleet is -32602.
+func TestFleetListingPagesNeverRepeatOrSkip(t *testing.T) {
+	url := natstest.Start(t, t.TempDir()).URL()
+	a, b := startFleetHost(t, url, "a"), startFleetHost(t, url, "b")
+	ca, cb := hosttest.Dial(t, a), hosttest.Dial(t, b)
+	create := func(c *hosttest.Client) string {
+		var cr struct {
+			SessionID string `json:"sessionId"`
+		}
+		c.MustCall(t, "session/create", map[string]any{}, &cr)
+		return cr.SessionID
+	}
+	var want []string
+	for range 5 {
+		want = append(want, create(ca))
+	}
+	type page struct {
+		Sessions []struct {
+			SessionID string `json:"sessionId"`
+			Host      string `json:"host"`
+		} `json:"sessions"`
+		HasMore    bool    `json:"hasMore"`
+		NextCursor *string `json:"nextCursor"`
+	}
+	var got []string
+	params := map[string]any{"limit": 2}
+	for i := 0; ; i++ {
+		var p page
+		cb.MustCall(t, "session/list", params, &p)
+		for _, s := range p.Sessions {
+			got = append(got, s.SessionID)
+		}
+		if i == 0 { // created while b's client pages
+			want = append(want, create(ca), create(cb))
+		}
+		if !p.HasMore {
+			break
+		}
+		params = map[string]any{"limit": 2, "cursor": *p.NextCursor}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("b listed %v, want %v", got, want)
+	}
+	var p page
+	ca.MustCall(t, "session/list", map[string]any{"limit": 100, "cursor": "l:" + want[3]}, &p)
+	if len(p.Sessions) != 3 || p.Sessions[0].SessionID != want[4] || p.Sessions[2].Host != "b" {
+		t.Fatalf("a, given b's cursor, lists %+v", p.Sessions)
+	}
+	if _, rerr, err := cb.Call("session/list", map[string]any{"cursor": "l:no-such-session"}); err != nil || rerr == nil || rerr.Code != -32602 {
+		t.Fatalf("an unknown cursor: %v, %v", rerr, err)
+	}
+}

@@ -13,8 +13,9 @@ func (h *Host) startFleet() {
 	if err := f.start(h.adoptSession, h.stepDown); err != nil {
 		h.log.Error("could not follow the fleet; sessions of hosts that die are not taken over", "err", err)
 	}
-	f.done.Add(1)
+	f.done.Add(2)
 	go h.publishDirectory(f)
+	go h.evictReplicas(f)
 	if _, err := f.m.Serve(h.answerForwarded); err != nil { // it ends when the member leaves the fleet
 		h.log.Error("could not answer requests forwarded by the fleet", "err", err)
 	}

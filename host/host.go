@@ -56,6 +56,7 @@ type Host struct {
 	demoSID  string
 	// replicaMu serialises making replicas of other fleet hosts' sessions.
 	replicaMu sync.Mutex
+	fleetList fleetListState // a fleet host's session/list (fleet_list.go)
 
 	health journalHealth
 

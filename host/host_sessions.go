@@ -24,12 +24,13 @@ func (h *Host) loadedSession(id string) (*session, error) {
 		f.ensureLive() // a host just resumed from a pause serves nothing as writer first
 	}
 	s := h.session(id)
-	if s == nil || s.isRetired() || (s.replica && !s.loaded.Load()) {
-		// A fleet's session another host writes (listed from the
-		// directory, or not yet), or one this host is taking over:
-		// replicaSession waits for the takeover to finish.
+	if s == nil || s.isRetired() {
+		// A fleet's session another host writes and this host serves no
+		// replica of yet, or one this host is taking over: replicaSession
+		// waits for the takeover to finish.
 		return h.replicaSession(id)
 	}
+	s.touch()
 	if err := s.ensureLoaded(); err != nil {
 		return nil, err
 	}

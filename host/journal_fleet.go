@@ -41,7 +41,7 @@ type fleetJournal struct {
 	// lapse looks for them: a lease taken under an incarnation that
 	// lapses meanwhile is either dropped by the lapse or never taken.
 	needRejoin atomic.Bool
-	lapseMu    sync.Mutex
+	lapseMu    sync.RWMutex // takes share it (they run side by side), a lapse holds it alone
 
 	claimedGate func(sid string) // Options.claimedGate
 
@@ -98,8 +98,8 @@ func (f *fleetJournal) createSession(rec sessionRecord) error {
 // take acquires sid's lease, claims its journal (from here on, no earlier
 // writer's append is accepted) and registers the session as this host's.
 func (f *fleetJournal) take(sid string) error {
-	f.lapseMu.Lock()
-	defer f.lapseMu.Unlock()
+	f.lapseMu.RLock()
+	defer f.lapseMu.RUnlock()
 	if f.needRejoin.Load() || f.pastDeadline() {
 		// A lapsed incarnation takes nothing: its lease would be void.
 		return errLivenessDeadline

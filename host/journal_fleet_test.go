@@ -195,8 +195,9 @@ func TestFleetShutdownWhileNATSIsDownIsBounded(t *testing.T) {
 }
 
 // A host lists the fleet's other sessions from the directory, as their
-// writer published them (title, status, head), without folding any; the
-// first real use of one makes it a replica.
+// writer published them (title, status, head), and holds nothing for
+// them; the first real use of one makes it a replica, which is evicted
+// once idle, and the listing is dropped once no page is asked.
 func TestFleetListsFromTheDirectory(t *testing.T) {
 	url := natstest.Start(t, t.TempDir()).URL()
 	a := fleetHostTTL(t, url, "a", 15*time.Second)
@@ -209,14 +210,16 @@ func TestFleetListsFromTheDirectory(t *testing.T) {
 		ids = append(ids, s.id)
 	}
 	b := fleetHostTTL(t, url, "b", 15*time.Second)
-	var list listAnswer
-	waitFor(t, "b to list a's sessions with their titles", func() bool {
-		if err := b.syncFleetSessions(); err != nil {
-			t.Fatal(err)
+	list := func() []map[string]any {
+		l, start, err := b.fleetListing(b.fleet(), "", 100)
+		if err != nil || start != 0 {
+			t.Fatalf("listing: start %d, %v", start, err)
 		}
-		list = listPage(b.sessionList(), "", 100, PageBytes)
+		return listPage(l, start, 100, PageBytes).Sessions
+	}
+	waitFor(t, "b to list a's sessions with their titles", func() bool {
 		titled := 0
-		for _, e := range list.Sessions {
+		for _, e := range list() {
 			if strings.HasPrefix(e["title"].(string), "listed ") && e["host"] == "a" {
 				titled++
 			}
@@ -224,18 +227,76 @@ func TestFleetListsFromTheDirectory(t *testing.T) {
 		return titled == 3
 	})
 	for _, id := range ids {
-		s := b.session(id)
-		if s == nil || !s.replica || s.loaded.Load() {
-			t.Fatalf("b holds session %s as %+v: want an unfolded listing", id, s)
+		if s := b.session(id); s != nil {
+			t.Fatalf("b holds listed session %s as %+v: want nothing", id, s)
 		}
 	}
 	s, err := b.loadedSession(ids[0])
 	if err != nil || s == nil || !s.loaded.Load() || !s.replica {
 		t.Fatalf("first use of a listed session: %v, %v", s, err)
 	}
-	if n := len(b.sessionList()); n != 3 {
-		t.Fatalf("b lists %d sessions after a replica replaced a listing, want 3", n)
+	if got := list(); len(got) != 3 || got[0]["sessionId"] != ids[0] {
+		t.Fatalf("b lists %v after a replica was made, want the 3 sessions in creation order", got)
 	}
+	if n := b.evictIdleReplicas(time.Now().Add(-time.Hour)); n != 0 {
+		t.Fatalf("evicted %d replicas used within the hour", n)
+	}
+	if n := b.evictIdleReplicas(time.Now().Add(time.Second)); n != 1 || b.session(ids[0]) != nil {
+		t.Fatalf("evicted %d idle replicas, still holds %v", n, b.session(ids[0]))
+	}
+	if got := list(); len(got) != 3 {
+		t.Fatalf("b lists %d sessions after the eviction, want 3", len(got))
+	}
+	st := &b.fleetList
+	st.mu.Lock()
+	st.used = time.Now().Add(-listingIdle)
+	st.mu.Unlock()
+	st.dropIfIdle()
+	st.mu.Lock()
+	held := len(st.order) + len(st.dir)
+	st.mu.Unlock()
+	if held != 0 {
+		t.Fatalf("an idle listing still holds %d entries", held)
+	}
+}
+
+// A replica a client subscribes to is never evicted; once its last
+// subscriber leaves, it is after ReplicaIdle, and the next use makes a
+// new one that follows the writer as before.
+func TestFleetEvictsOnlyUnusedReplicas(t *testing.T) {
+	url := natstest.Start(t, t.TempDir()).URL()
+	a := fleetHostTTL(t, url, "a", 15*time.Second)
+	sa, err := a.createSession("evicted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := fleetHostTTL(t, url, "b", 15*time.Second)
+	r, err := b.loadedSession(sa.id)
+	if err != nil || r == nil {
+		t.Fatal(r, err)
+	}
+	c := &conn{h: b}
+	r.mu.Lock()
+	r.subs[c] = struct{}{}
+	r.mu.Unlock()
+	if n := b.evictIdleReplicas(time.Now().Add(time.Hour)); n != 0 || b.session(sa.id) != r {
+		t.Fatalf("evicted %d replicas, one with a subscriber", n)
+	}
+	r.unsubscribe(c)
+	if n := b.evictIdleReplicas(time.Now().Add(time.Hour)); n != 1 || !r.isRetired() {
+		t.Fatalf("evicted %d replicas after the last subscriber left (retired %v)", n, r.isRetired())
+	}
+	again, err := b.loadedSession(sa.id)
+	if err != nil || again == nil || again == r {
+		t.Fatalf("the next use found %p (evicted %p), %v", again, r, err)
+	}
+	if err := (Session{s: sa}).SetState(map[string]any{"title": "renamed"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sa.flush(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the new replica to follow the writer", func() bool { return again.summary()["title"] == "renamed" })
 }
 
 // A lapse of this host's liveness and a take (create, takeover) never

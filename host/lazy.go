@@ -1,7 +1,6 @@
 package host
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -33,10 +32,6 @@ type sessionStub struct {
 	// Head is the seq of the session's last journaled event: what its
 	// head is once loaded.
 	Head int64 `json:"head"`
-	// Status and QueuedTurns are set for another fleet host's session
-	// (fleet_directory.go); a stub of this host's own is idle.
-	Status      string `json:"status,omitempty"`
-	QueuedTurns int    `json:"queuedTurns,omitempty"`
 }
 
 // readShutdownSummary returns the summary a graceful Close left, and
@@ -184,14 +179,10 @@ func (s *session) ensureLoaded() error {
 // stubSummary is the session/list entry of a session not yet loaded.
 func (s *session) stubSummary() map[string]any {
 	st := s.stub.Load()
-	status := cmp.Or(st.Status, "idle")
-	e := map[string]any{"sessionId": s.id, "title": cutUTF8(st.Title, TitleBound), "status": status, "updatedAt": st.UpdatedAt,
-		"epoch": s.epoch, "head": model.FormatCursor(s.id, st.Head), "queuedTurns": st.QueuedTurns}
+	e := map[string]any{"sessionId": s.id, "title": cutUTF8(st.Title, TitleBound), "status": "idle", "updatedAt": st.UpdatedAt,
+		"epoch": s.epoch, "head": model.FormatCursor(s.id, st.Head), "queuedTurns": 0}
 	if f := s.h.fleet(); f != nil {
 		e["host"] = f.m.HostID()
-		if s.replica {
-			e["host"] = s.writer // another fleet host's, from the directory
-		}
 	}
 	return e
 }

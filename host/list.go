@@ -26,38 +26,59 @@ type listAnswer struct {
 	NextCursor *string          `json:"nextCursor"`
 }
 
-// listPage is the session/list answer for the sessions (in creation
-// order) after the one with id after ("" from the first): at most limit
-// entries and, past the first, about maxBytes of them. nextCursor is set
-// when hasMore is.
-func listPage(all []*session, after string, limit, maxBytes int) listAnswer {
-	start := 0
-	if after != "" {
-		for i, s := range all {
-			if s.id == after {
-				start = i + 1
-				break
-			}
-		}
-	}
+// listing is what a session/list pages through: n sessions in listing
+// order, the i-th's id and entry (nil: not listed after all).
+type listing struct {
+	n     int
+	id    func(i int) string
+	entry func(i int) map[string]any
+}
+
+// sessionListing lists sessions this host holds, in their order.
+func sessionListing(all []*session) listing {
+	return listing{n: len(all), id: func(i int) string { return all[i].id }, entry: func(i int) map[string]any { return all[i].summary() }}
+}
+
+// listPage is the session/list answer for the sessions from index start
+// of l: at most limit entries and, past the first, about maxBytes of
+// them. nextCursor is set when hasMore is.
+func listPage(l listing, start, limit, maxBytes int) listAnswer {
 	out := listAnswer{Sessions: []map[string]any{}}
-	size := 0
+	size, last := 0, -1
 	i := start
-	for ; i < len(all) && len(out.Sessions) < limit; i++ {
-		e := all[i].summary()
+	for ; i < l.n && len(out.Sessions) < limit; i++ {
+		e := l.entry(i)
+		if e == nil {
+			continue
+		}
 		n := entrySize(e)
 		if len(out.Sessions) > 0 && size+n > maxBytes {
 			break
 		}
 		out.Sessions = append(out.Sessions, e)
 		size += n
+		last = i
 	}
-	if i < len(all) && len(out.Sessions) > 0 {
+	if i < l.n && last >= 0 {
 		out.HasMore = true
-		c := formatListCursor(all[i-1].id)
+		c := formatListCursor(l.id(last))
 		out.NextCursor = &c
 	}
 	return out
+}
+
+// indexAfter is the index of the session after the one with id after in
+// l, 0 for "" and -1 when l has no such session.
+func indexAfter(l listing, after string) int {
+	if after == "" {
+		return 0
+	}
+	for i := range l.n {
+		if l.id(i) == after {
+			return i + 1
+		}
+	}
+	return -1
 }
 
 func entrySize(e map[string]any) int {

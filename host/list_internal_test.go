@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/lookout-sh/lookout/fleet"
 )
 
 func TestListPage(t *testing.T) {
@@ -43,11 +46,24 @@ func TestListPage(t *testing.T) {
 		{"one entry always fits", "s2", 10, 1, "s3", "l:s3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := listPage(all, tc.after, tc.limit, tc.bytes)
+			l := sessionListing(all)
+			a := listPage(l, indexAfter(l, tc.after), tc.limit, tc.bytes)
 			if ids(a) != tc.want || cursor(a) != tc.next || a.HasMore != (tc.next != "") {
 				t.Fatalf("got %q next %q hasMore %v, want %q next %q", ids(a), cursor(a), a.HasMore, tc.want, tc.next)
 			}
 		})
+	}
+	if i := indexAfter(sessionListing(all), "s9"); i != -1 {
+		t.Fatalf("indexAfter of an unknown session = %d, want -1", i)
+	}
+	holes := listing{n: 4, id: func(i int) string { return all[i].id }, entry: func(i int) map[string]any {
+		if i%2 == 1 {
+			return nil // not listed after all
+		}
+		return all[i].summary()
+	}}
+	if a := listPage(holes, 0, 10, 1<<20); ids(a) != "s0,s2" || a.HasMore {
+		t.Fatalf("a listing with holes pages %q (hasMore %v)", ids(a), a.HasMore)
 	}
 	if sid, ok := parseListCursor("l:a:b"); !ok || sid != "a:b" {
 		t.Fatalf("parseListCursor = %q %v", sid, ok)
@@ -99,5 +115,47 @@ func TestListEntryCarriesTheCost(t *testing.T) {
 	}
 	if got := s.summary()["costUsd"]; got != 0.42 {
 		t.Fatalf("costUsd = %v, want 0.42", got)
+	}
+}
+
+// A fleet listing's order only grows: the directory's sessions by id,
+// then, read by read, the ones not listed yet (the directory's and those
+// this host writes that it does not show yet), each sorted.
+func TestFleetListOrderOnlyGrows(t *testing.T) {
+	dir := func(ids ...string) []fleet.Entry {
+		var es []fleet.Entry
+		for _, id := range ids {
+			es = append(es, fleet.Entry{SessionID: id})
+		}
+		return es
+	}
+	for _, tc := range []struct {
+		name    string
+		reads   [][]fleet.Entry
+		written [][]string
+		want    string
+	}{
+		{"one read", [][]fleet.Entry{dir("a", "b", "c")}, [][]string{nil}, "a,b,c"},
+		{"written, not in the directory yet", [][]fleet.Entry{dir("b", "d")}, [][]string{{"c", "b"}}, "b,c,d"},
+		{"later sessions come at the end", [][]fleet.Entry{dir("b", "d"), dir("a", "b", "c", "d", "e")}, [][]string{nil, nil}, "b,d,a,c,e"},
+		{"a written one the directory shows later stays", [][]fleet.Entry{dir("a"), dir("a", "z")}, [][]string{{"z"}, {"z"}}, "a,z"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var st fleetListState
+			for i, r := range tc.reads {
+				st.absorb(r, tc.written[i], time.Now())
+			}
+			if got := strings.Join(st.order, ","); got != tc.want {
+				t.Fatalf("order %s, want %s", got, tc.want)
+			}
+			for i, id := range st.order {
+				if j, ok := st.indexAfter(id); !ok || j != i+1 {
+					t.Fatalf("indexAfter(%s) = %d %v", id, j, ok)
+				}
+			}
+			if _, ok := st.indexAfter("unknown"); ok {
+				t.Fatal("an unknown session is known")
+			}
+		})
 	}
 }

@@ -181,6 +181,10 @@ type Options struct {
 	// FleetLeaseTTL is how long a writer lease outlives its last renewal;
 	// 0 means fleet.DefaultLeaseTTL. The fleet's first host sets it.
 	FleetLeaseTTL time.Duration
+	// ReplicaIdle is how long a fleet host keeps a replica of another
+	// host's session that no client subscribes to or asks about; 0 means
+	// DefaultReplicaIdle.
+	ReplicaIdle time.Duration
 }
 
 // fieldBound is the host's effective field bound (Options.FieldBound or

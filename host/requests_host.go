@@ -74,21 +74,28 @@ func (c *conn) listSessions(params json.RawMessage) (any, *rpcError) {
 		}
 		limit = min(*p.Limit, MaxPageLimit)
 	}
-	if p.Cursor == nil || *p.Cursor == "" {
-		// A listing is of the fleet as its first page found it: the
-		// directory is read once, not once a page.
-		if err := c.h.syncFleetSessions(); err != nil {
-			return nil, errJournalUnavailable(err)
-		}
-	}
 	after := ""
 	if p.Cursor != nil && *p.Cursor != "" {
 		var ok bool
-		if after, ok = parseListCursor(*p.Cursor); !ok || c.h.session(after) == nil {
+		if after, ok = parseListCursor(*p.Cursor); !ok {
 			return nil, errInvalidParams("invalid params: cursor is not a session/list cursor of this host")
 		}
 	}
-	return listPage(c.h.sessionList(), after, limit, PageBytes), nil
+	var l listing
+	var start int
+	if f := c.h.fleet(); f != nil {
+		var err error
+		if l, start, err = c.h.fleetListing(f, after, limit); err != nil {
+			return nil, errJournalUnavailable(err)
+		}
+	} else {
+		l = sessionListing(c.h.sessionList())
+		start = indexAfter(l, after)
+	}
+	if start < 0 {
+		return nil, errInvalidParams("invalid params: cursor is not a session/list cursor of this host")
+	}
+	return listPage(l, start, limit, PageBytes), nil
 }
 
 func (c *conn) createSession(params json.RawMessage) (any, *rpcError) {

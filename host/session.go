@@ -27,8 +27,7 @@ type session struct {
 
 	// A session that a graceful shutdown left quiet starts unloaded: stub
 	// is what session/list shows of it until ensureLoaded (under lmu)
-	// folds its journal on first use and sets loaded. A stub of another
-	// fleet host's session is replaced as its directory entry changes.
+	// folds its journal on first use and sets loaded.
 	stub    atomic.Pointer[sessionStub]
 	loaded  atomic.Bool
 	lmu     sync.Mutex
@@ -82,6 +81,9 @@ type session struct {
 	// it emits nothing more.
 	deposed   bool
 	stopRelay func() error // immutable once the replica is shared
+	// usedAt is when a request last found the replica, in Unix
+	// nanoseconds (fleet_evict.go).
+	usedAt atomic.Int64
 }
 
 type posEntry struct {
@@ -123,6 +125,7 @@ func (s *session) unsubscribe(c *conn) {
 	s.mu.Lock()
 	delete(s.subs, c)
 	s.mu.Unlock()
+	s.touch() // a replica's idle time counts from its last subscriber
 }
 
 // summary is the session/list entry.
