@@ -126,7 +126,7 @@ func (s *session) takeOutboxLocked() ([]pendingEvent, []*conn) {
 // to subs. The caller holds fmu but not mu: batches commit and go out in
 // emission order.
 func (s *session) commitAndSend(batch []pendingEvent, subs []*conn) error {
-	if err := s.commit(batch); err != nil {
+	if err := s.commit(batch, false); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -139,7 +139,7 @@ func (s *session) commitAndSend(batch []pendingEvent, subs []*conn) error {
 
 // commitAndSendLocked is commitAndSend for a caller holding fmu and mu.
 func (s *session) commitAndSendLocked(batch []pendingEvent, subs []*conn) error {
-	if err := s.commit(batch); err != nil {
+	if err := s.commit(batch, true); err != nil {
 		return err
 	}
 	s.markSentLocked(batch)
@@ -149,18 +149,21 @@ func (s *session) commitAndSendLocked(batch []pendingEvent, subs []*conn) error 
 }
 
 // commit journals a batch's durable events (and, when the batch passes the
-// seq lease, a new lease) in one commit. The caller holds fmu.
-func (s *session) commit(batch []pendingEvent) error {
-	if len(batch) == 0 {
+// seq lease, a new lease) in one commit, with the streamed deltas gathered
+// so far (streamrec.go). A batch of deltas alone is not committed: its
+// deltas are recorded by the next commit, at most streamRecordInterval
+// later; all records them now (a flush, a checkpoint). The caller holds
+// fmu.
+func (s *session) commit(batch []pendingEvent, all bool) error {
+	if len(batch) == 0 && !all {
 		return nil
 	}
-	last := batch[len(batch)-1].je.Seq
 	var lease int64
-	if last > s.lease {
-		lease = last + leaseBlock
+	if n := len(batch); n > 0 && batch[n-1].je.Seq > s.lease {
+		lease = batch[n-1].je.Seq + leaseBlock
 	}
+	durable := s.h.j.durable()
 	var durables []journalEvent
-	var streamed []streamRecord
 	var completed []string
 	for _, p := range batch {
 		switch {
@@ -169,12 +172,18 @@ func (s *session) commit(batch []pendingEvent) error {
 			if p.je.Method == model.MethodItemCompleted {
 				completed = append(completed, p.ev.Item.ID)
 			}
-		case p.je.Method == model.MethodItemDelta && s.h.j.durable():
-			streamed = append(streamed, streamRecord{Seq: p.je.Seq, ItemID: p.ev.ItemID, Params: p.je.Params})
+			s.streams.seal()
+		case p.je.Method == model.MethodItemDelta && durable:
+			s.streams.add(p.je.Seq, p.ev)
 		}
 	}
-	if !s.h.j.durable() {
+	if !durable {
 		completed = nil
+	}
+	var streamed []streamRecord
+	recording := len(durables) > 0 || lease > 0 || all
+	if recording {
+		streamed = s.streams.records(s.id, completed)
 	}
 	var err error
 	switch {
@@ -182,6 +191,9 @@ func (s *session) commit(batch []pendingEvent) error {
 		err = s.h.j.append(s.id, durables, streamed, completed, lease)
 	case lease > 0:
 		err = s.h.j.setLease(s.id, lease)
+	default:
+		s.scheduleStreamRecordLocked()
+		return nil
 	}
 	if err != nil && errors.Is(err, errJournalNotWriter) && s.h.fleet() != nil {
 		// Another fleet host claimed the session: this one steps down
@@ -192,6 +204,9 @@ func (s *session) commit(batch []pendingEvent) error {
 	if err != nil {
 		s.h.health.failed(err)
 		return err
+	}
+	if recording {
+		s.streams.clear()
 	}
 	if s.h.health.err() != nil && (len(durables) > 0 || lease > 0) {
 		s.h.health.ok()
