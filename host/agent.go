@@ -180,7 +180,7 @@ func (t *Turn) Delta(itemID, field, text string) error {
 		text, saturated = cutUTF8(text, bound-have), true
 	}
 	if text != "" {
-		if _, err := s.emitLocked(model.MethodItemDelta, map[string]any{"itemId": itemID, "field": field, "delta": text}); err != nil {
+		if _, err := s.emitDeltaLocked(itemID, field, text); err != nil {
 			return err
 		}
 	}

@@ -26,29 +26,51 @@ func (s *session) emitLocked(method string, fields map[string]any) (int64, error
 		return 0, err
 	}
 	ev, err := model.DecodeNotification(method, params)
-	if err == nil {
-		err = s.state.Apply(ev)
-	}
 	if err != nil {
-		// The host's own fold refuses the event (an agent asked for
-		// something the protocol does not allow): nothing is emitted, and
-		// the fold is unchanged.
-		s.h.log.Error("refusing an event the fold refuses", "session", s.id, "method", method, "err", err)
-		return 0, fmt.Errorf("event refused by the fold: %w", err)
+		return 0, s.refuseLocked(method, err)
 	}
-	s.seq = seq
+	return seq, s.emitEventLocked(ev)
+}
+
+// emitDeltaLocked is emitLocked for an item/delta, the event an agent
+// streams thousands of a second: built as the Event and its params at
+// once, with no round trip through JSON.
+func (s *session) emitDeltaLocked(itemID, field, text string) (int64, error) {
+	if s.deposed {
+		return 0, errDeposed
+	}
+	ev := &model.Event{Method: model.MethodItemDelta, SessionID: s.id, Seq: s.seq + 1, ItemID: itemID, Field: field, Delta: text, QueuePos: -1}
+	ev.Params = deltaParams(ev)
+	return ev.Seq, s.emitEventLocked(ev)
+}
+
+// emitEventLocked folds ev, the session's next event, and puts it in the
+// outbox; a fold that refuses it emits nothing.
+func (s *session) emitEventLocked(ev *model.Event) error {
+	if err := s.state.Apply(ev); err != nil {
+		return s.refuseLocked(ev.Method, err)
+	}
+	s.seq = ev.Seq
 	s.updatedAt = time.Now()
 	s.indexLocked(ev)
-	if isFullObject(method) {
+	if isFullObject(ev.Method) {
 		s.maybeCompactLocked()
 	}
-	s.outbox = append(s.outbox, pendingEvent{je: journalEvent{Seq: seq, Method: method, Params: params}, durable: durable, ev: ev})
+	s.outbox = append(s.outbox, pendingEvent{je: journalEvent{Seq: ev.Seq, Method: ev.Method, Params: ev.Params}, durable: ev.Durable, ev: ev})
 	if !s.flushScheduled {
 		s.flushScheduled = true
 		s.h.flushes.Add(1)
 		go s.flushAsync()
 	}
-	return seq, nil
+	return nil
+}
+
+// refuseLocked is the error of an event the host's own fold refuses (an
+// agent asked for something the protocol does not allow): nothing is
+// emitted, and the fold is unchanged.
+func (s *session) refuseLocked(method string, err error) error {
+	s.h.log.Error("refusing an event the fold refuses", "session", s.id, "method", method, "err", err)
+	return fmt.Errorf("event refused by the fold: %w", err)
 }
 
 // pendingEvent is an emitted event waiting for its commit.
