@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/lookout-sh/lookout/internal/datadir"
 )
 
 // lockDataDir takes an exclusive advisory lock on dir/lock so that two hosts
 // never append to one journal. The kernel releases it when the process
 // dies, however it dies.
 func lockDataDir(dir string) (release func(), err error) {
-	f, err := os.OpenFile(dir+"/lock", os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := os.OpenFile(datadir.Lock(dir), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,9 @@ package host
 
 import (
 	"log/slog"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/adrg/xdg"
+	"github.com/lookout-sh/lookout/internal/datadir"
 )
 
 // Defaults and bounds of the reference host. They are part of its documented
@@ -198,35 +196,20 @@ func (h *Host) fieldBound() int {
 
 // DefaultDataDir is the data directory of a host started without one:
 // "$XDG_STATE_HOME/lookout" (on Linux usually ~/.local/state/lookout).
-func DefaultDataDir() string { return filepath.Join(xdg.StateHome, "lookout") }
+func DefaultDataDir() string { return datadir.Default() }
 
 // AgentDataDir is the default data directory of a host running the named
 // agent: DefaultDataDir for the demo agent, and a directory of its own
-// below it for each real agent, so that one agent's sessions never open
-// in another's host.
-func AgentDataDir(agent string) string {
-	if agent == "" || agent == "demo" {
-		return DefaultDataDir()
-	}
-	return filepath.Join(DefaultDataDir(), "agents", agent)
-}
+// below it for each real agent.
+func AgentDataDir(agent string) string { return datadir.ForAgent(agent) }
 
 // LocalDataDirs lists the default data directories of every agent's host
 // on this machine that exist: DefaultDataDir first.
-func LocalDataDirs() []string {
-	dirs := []string{DefaultDataDir()}
-	entries, _ := os.ReadDir(filepath.Join(DefaultDataDir(), "agents"))
-	for _, e := range entries {
-		if e.IsDir() {
-			dirs = append(dirs, filepath.Join(DefaultDataDir(), "agents", e.Name()))
-		}
-	}
-	return dirs
-}
+func LocalDataDirs() []string { return datadir.Local() }
 
 // TokenPath is the file, inside dataDir, where a host keeps its bearer
 // token (mode 0600). Clients on the same machine read the token from it.
-func TokenPath(dataDir string) string { return filepath.Join(dataDir, "token") }
+func TokenPath(dataDir string) string { return datadir.Token(dataDir) }
 
 // JournalPath is the SQLite journal of a durable host in dataDir.
-func JournalPath(dataDir string) string { return filepath.Join(dataDir, "journal.db") }
+func JournalPath(dataDir string) string { return datadir.Journal(dataDir) }
