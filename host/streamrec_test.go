@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	gosync "sync"
 	"testing"
@@ -205,8 +206,10 @@ func procWritten(tb testing.TB) int64 {
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
-			var n int64
-			fmt.Sscan(v, &n)
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				tb.Fatalf("/proc/self/io wchar: %v", err)
+			}
 			return n
 		}
 	}
