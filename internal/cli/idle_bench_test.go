@@ -17,21 +17,27 @@ import (
 
 // BenchmarkIdleWakeups measures what Lookout costs while nothing happens
 // (docs/performance.md, "Idle"): it builds lookout, starts `lookout serve
-// --no-auth --ephemeral` and `lookout attach` on its demo session, the
-// one-process `lookout` (its own host and UI) on a data directory of its
-// own, and, for comparison, testdata/idletea, a Bubble Tea program whose
-// model never changes; the three UIs on 120x40 pseudo-terminals. Once
+// --no-auth --ephemeral` ("host") and `lookout attach` on its demo session
+// ("client"), the one-process `lookout` ("lookout": its own host and UI)
+// on a data directory of its own, a second `lookout` on that directory
+// ("standby": a client of the first, ready to take its host over), and,
+// for comparison, testdata/idletea ("bubbletea"), a Bubble Tea program
+// whose model never changes; the UIs on 120x40 pseudo-terminals. Once
 // every screen has settled it reads /proc for each process over one
 // window (60 s; LOOKOUT_IDLE_WINDOW sets another) and reports, per
 // process: CPU (utime+stime, in 10 ms ticks) and the time its threads
 // ran (schedstat, in ns) as a share of a core, context switches
 // (voluntary and not, summed over its threads) a second, and the bytes it
-// wrote to its terminal.
+// wrote to its terminal. LOOKOUT_IDLE_BIN runs a lookout built elsewhere
+// (an older commit) instead of building the tree.
 //
 //	go test ./internal/cli -run '^$' -bench IdleWakeups -benchtime 1x -timeout 5m
 func BenchmarkIdleWakeups(b *testing.B) {
 	window := idleBenchWindow(b)
-	bin := buildLookout(b)
+	bin := os.Getenv("LOOKOUT_IDLE_BIN")
+	if bin == "" {
+		bin = buildLookout(b)
+	}
 	tea := buildIdleTea(b)
 	sum := map[string]idleCost{}
 	for range b.N {
@@ -74,19 +80,27 @@ func buildIdleTea(b *testing.B) string {
 	return bin
 }
 
-// measureIdle starts the four processes, waits for them to settle and
+// measureIdle starts the five processes, waits for them to settle and
 // returns what each used over window, by name.
 func measureIdle(b *testing.B, bin, tea string, window time.Duration) map[string]idleCost {
 	addr, sid, host := startIdleHost(b, bin)
 	defer host.stop()
 	client := startOnPTY(b, bin, "attach", "ws://"+addr, "--session", sid, "--theme", "dark")
 	defer client.stop()
-	one := startOnPTY(b, bin, "--data", b.TempDir(), "--theme", "dark")
+	data := b.TempDir()
+	one := startOnPTY(b, bin, "--data", data, "--theme", "dark")
 	defer one.stop()
 	plain := startOnPTY(b, tea)
 	defer plain.stop()
 	client.waitFor(b, "the attached session", "ephemeral host")
 	one.waitFor(b, "the embedded host's session", "embedded host")
+	// A second lookout on the same data directory attaches to that host
+	// and stands by to take it over.
+	standby := startOnPTY(b, bin, "--data", data, "--theme", "dark")
+	defer standby.stop()
+	standby.waitFor(b, "the standby's session picker", "Sessions on")
+	standby.write(b, "\r")
+	standby.waitFor(b, "the standby's session", "enter sends")
 	plain.waitFor(b, "the idle Bubble Tea program", "idle bubble tea")
 	time.Sleep(3 * time.Second) // the first frames, the history's layout
 
@@ -101,6 +115,7 @@ func measureIdle(b *testing.B, bin, tea string, window time.Duration) map[string
 		{name: "client", pid: client.pid, term: client},
 		{name: "host", pid: host.cmd.Process.Pid},
 		{name: "lookout", pid: one.pid, term: one},
+		{name: "standby", pid: standby.pid, term: standby},
 		{name: "bubbletea", pid: plain.pid, term: plain},
 	}
 	for _, w := range ws {
