@@ -21,6 +21,11 @@ func messageStamp(it *model.Item, now time.Time, selected bool) string {
 	if !ok {
 		return ""
 	}
+	return stampText(at, now, selected)
+}
+
+// stampText is the stamp of a message recorded at at.
+func stampText(at, now time.Time, selected bool) string {
 	if selected {
 		return at.In(now.Location()).Format("2006-01-02 15:04:05")
 	}
@@ -57,11 +62,15 @@ func (t *transcript) headerStamp(i int, line string, w int) string {
 	if row.Item == nil || t.now.IsZero() {
 		return line
 	}
+	at, ok := stampedAt(row.Item)
+	if !ok {
+		return line
+	}
 	selected := t.isSelected(i)
-	if at, ok := stampedAt(row.Item); ok && !selected {
+	if !selected {
 		t.stampsChange = earliest(t.stampsChange, humanTimeChanges(at, t.now))
 	}
-	return t.stampLine(line, messageStamp(row.Item, t.now, selected), w)
+	return t.stampLine(line, stampText(at, t.now, selected), w)
 }
 
 // earliest is the earlier of two instants, the zero time standing for

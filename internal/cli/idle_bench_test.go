@@ -42,7 +42,9 @@ func BenchmarkIdleWakeups(b *testing.B) {
 	sum := map[string]idleCost{}
 	for range b.N {
 		b.Logf("load average at the start: %s", loadAverage())
-		for name, c := range measureIdle(b, bin, tea, window) {
+		costs := measureIdle(b, bin, tea, window)
+		for _, name := range idleProcesses {
+			c := costs[name]
 			b.Logf("%-9s cpu %5.2f %% (sched %.3f %%), %6.1f wakeups/s, %d bytes to the terminal",
 				name, c.cpuShare(window), c.runShare(window), c.perSecond(window), c.written)
 			sum[name] = sum[name].plus(c)
@@ -50,13 +52,18 @@ func BenchmarkIdleWakeups(b *testing.B) {
 		b.Logf("load average at the end: %s", loadAverage())
 	}
 	n := time.Duration(b.N)
-	for name, c := range sum {
+	for _, name := range idleProcesses {
+		c := sum[name]
 		b.ReportMetric(c.cpuShare(n*window), name+"-cpu-%")
 		b.ReportMetric(c.runShare(n*window), name+"-sched-%")
 		b.ReportMetric(c.perSecond(n*window), name+"-wakeups/s")
 		b.ReportMetric(float64(c.written)/float64(b.N), name+"-term-B")
 	}
 }
+
+// idleProcesses names the processes measureIdle watches, in the order
+// they are reported.
+var idleProcesses = []string{"client", "host", "lookout", "standby", "bubbletea"}
 
 // idleBenchWindow is how long the idle processes are watched.
 func idleBenchWindow(b *testing.B) time.Duration {
