@@ -214,7 +214,7 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 			// runs no host after all: a client like lookout attach.
 			ui.serial = serialProcs(os.Getenv("GOMAXPROCS"))
 			// When that host's window quits, this one runs the host.
-			stop := standby(ctx, ho, standbyPoll, log)
+			stop := standby(ctx, ho, standbyRetry, log)
 			defer stop()
 			opts := sync.Options{URL: u, DataDir: dataDir, FollowLocalHost: true}
 			return runAttach(ctx, ui, opts, attachChoice{offerNew: true})
