@@ -4,40 +4,11 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/host/hosttest"
 	"github.com/lookout-sh/lookout/model"
 )
-
-// textAgent streams, for each prompt, the item its script names: the
-// prompt is a key of script.
-type textAgent map[string]func(context.Context, *host.Turn) error
-
-func (textAgent) Launch(string) error { return nil }
-
-func (a textAgent) Run(ctx context.Context, t *host.Turn) error { return a[t.Prompt()](ctx, t) }
-
-// streamText opens an item of kind with start, streams text into field in
-// deltas of chunk bytes (cut back to a rune boundary), and completes it.
-func streamText(t *host.Turn, kind string, start map[string]any, field, text string, chunk int) error {
-	id, err := t.StartItem(kind, model.StatusInProgress, start)
-	if err != nil {
-		return err
-	}
-	for text != "" {
-		n := min(chunk, len(text))
-		for n < len(text) && n > 1 && !utf8.RuneStart(text[n]) {
-			n--
-		}
-		if err := t.Delta(id, field, text[:n]); err != nil {
-			return err
-		}
-		text = text[n:]
-	}
-	return t.CompleteItem(id, model.StatusCompleted, nil)
-}
 
 // clientLimits are the sync client's default bounds (sync.Options), so
 // that a fold here cuts what Lookout's client would.
@@ -50,8 +21,8 @@ var clientLimits = model.Limits{FieldBytes: 1 << 20, ItemBytes: 8 << 20}
 // each (a slow reader may be shed some deltas themselves).
 func TestWholeAnswerStreamsThroughEveryPath(t *testing.T) {
 	answer := hosttest.LongAnswer(200_555)
-	a := textAgent{"answer": func(_ context.Context, t *host.Turn) error {
-		return streamText(t, model.KindAgentMessage, map[string]any{"text": ""}, "text", answer, 10)
+	a := hosttest.ScriptAgent{"answer": func(_ context.Context, t *host.Turn) error {
+		return hosttest.StreamItem(t, model.KindAgentMessage, map[string]any{"text": ""}, "text", answer, 10)
 	}}
 	data := t.TempDir()
 	h := hosttest.Start(t, host.Options{DataDir: data, AgentImpl: a})
@@ -92,8 +63,8 @@ func TestWholeAnswerStreamsThroughEveryPath(t *testing.T) {
 // (an item/updated before the completion), and no client cuts it again.
 func TestAnswerPastTheTextBoundIsCutAndSaysSo(t *testing.T) {
 	answer := hosttest.LongAnswer(host.TextBound + 100<<10)
-	a := textAgent{"answer": func(_ context.Context, t *host.Turn) error {
-		return streamText(t, model.KindAgentMessage, map[string]any{"text": ""}, "text", answer, 1000)
+	a := hosttest.ScriptAgent{"answer": func(_ context.Context, t *host.Turn) error {
+		return hosttest.StreamItem(t, model.KindAgentMessage, map[string]any{"text": ""}, "text", answer, 1000)
 	}}
 	h := hosttest.Start(t, host.Options{AgentImpl: a})
 	c := hosttest.Dial(t, h)
@@ -123,12 +94,12 @@ func TestAnswerPastTheTextBoundIsCutAndSaysSo(t *testing.T) {
 func TestToolOutputIsStillSliced(t *testing.T) {
 	output := strings.Repeat("line of tool output\n", 5000) // 100,000 bytes
 	part := hosttest.LongAnswer(200_000)
-	a := textAgent{
+	a := hosttest.ScriptAgent{
 		"tool": func(_ context.Context, t *host.Turn) error {
-			return streamText(t, model.KindToolCall, map[string]any{"toolName": "shell"}, "output", output, 1000)
+			return hosttest.StreamItem(t, model.KindToolCall, map[string]any{"toolName": "shell"}, "output", output, 1000)
 		},
 		"think": func(_ context.Context, t *host.Turn) error {
-			return streamText(t, model.KindReasoning, map[string]any{"summary": []string{"**Planning**"}, "text": output}, "summary.1", part, 1000)
+			return hosttest.StreamItem(t, model.KindReasoning, map[string]any{"summary": []string{"**Planning**"}, "text": output}, "summary.1", part, 1000)
 		},
 	}
 	h := hosttest.Start(t, host.Options{AgentImpl: a})
@@ -156,9 +127,9 @@ func TestToolOutputIsStillSliced(t *testing.T) {
 // and in a snapshot. The summary parts of one reasoning item share it.
 func TestWholeTextFitsAFrame(t *testing.T) {
 	controls := strings.Repeat("\x01", host.TextBound)
-	a := textAgent{
+	a := hosttest.ScriptAgent{
 		"answer": func(_ context.Context, t *host.Turn) error {
-			return streamText(t, model.KindAgentMessage, map[string]any{"text": ""}, "text", controls, 4096)
+			return hosttest.StreamItem(t, model.KindAgentMessage, map[string]any{"text": ""}, "text", controls, 4096)
 		},
 		"record": func(_ context.Context, t *host.Turn) error {
 			_, err := t.RecordItem(model.KindAgentMessage, model.StatusCompleted, map[string]any{"text": controls})
