@@ -88,16 +88,11 @@ func plainBody(it *model.Item) string {
 // death, each as "\n\n[note]".
 func plainNotes(it *model.Item) string {
 	var b strings.Builder
-	for _, f := range hostCutFields(it) {
-		b.WriteString("\n\n[" + f + " truncated by host" + hostCutTail + "]")
+	for _, n := range HostCutNotes(it) {
+		b.WriteString("\n\n[" + n + hostCutTail + "]")
 	}
-	if c := it.Cut; c != nil {
-		if len(c.Fields) > 0 {
-			b.WriteString("\n\n[" + cutNote(c.Fields, c.FieldBound) + "]")
-		}
-		if c.ItemBound > 0 {
-			b.WriteString("\n\n[" + cutNote(nil, c.ItemBound) + "]")
-		}
+	for _, n := range ClientCutNotes(it.Cut) {
+		b.WriteString("\n\n[" + n + "]")
 	}
 	switch {
 	case it.TerminalUnknown:
