@@ -13,7 +13,7 @@ import (
 
 // The answers of wholeHost's agent, by prompt.
 var (
-	wholeAnswer = hosttest.LongAnswer(200_555)                 // kept whole
+	wholeAnswer = hosttest.LongAnswer(200_555)                  // kept whole
 	hugeAnswer  = hosttest.LongAnswer(host.TextBound + 100<<10) // cut at 1 MiB
 	toolOutput  = strings.Repeat("line of tool output\n", 5000) // 100 KB, cut at 64 KiB
 )
@@ -107,15 +107,17 @@ func TestCLIWholeAnswerEverywhere(t *testing.T) {
 }
 
 // A 1 MiB-and-more answer is cut at 1 MiB, 100 KB of tool output at
-// 64 KiB, and export (json and markdown) and watch (readable and json)
-// say so.
+// 64 KiB, and send, export (json and markdown) and watch (readable and
+// json) say so.
 func TestCLICutAnswersSaySo(t *testing.T) {
 	h := wholeHost(t, t.TempDir())
 	sid, tok := wholeSession(t, h), "--token="+h.Token()
-	for _, prompt := range []string{"huge", "tool"} {
-		if _, code := runCLI(t, "send", h.URL(), "--session", sid, tok, prompt); code != 0 {
-			t.Fatalf("send %s: exit %d", prompt, code)
-		}
+	out, code := runCLI(t, "send", h.URL(), "--session", sid, tok, "huge")
+	if code != 0 || !strings.HasPrefix(out, hugeAnswer[:host.TextBound]+"\n\n[text truncated by host: ") {
+		t.Fatalf("send: exit %d; the answer is not printed cut at %d with the note after it", code, host.TextBound)
+	}
+	if _, code := runCLI(t, "send", h.URL(), "--session", sid, tok, "tool"); code != 0 {
+		t.Fatalf("send tool: exit %d", code)
 	}
 	items := exportJSON(t, h, sid)
 	if msg := items[model.KindAgentMessage]; msg.Text != hugeAnswer[:host.TextBound] || len(msg.Truncated) != 1 || msg.Truncated[0] != "text" {
