@@ -11,10 +11,11 @@ import "github.com/lookout-sh/lookout/model"
 const textWireBound = 3 << 20
 
 // newStringWire is what a delta that starts a string costs on the wire
-// beyond its text: two quotes and a separator.
+// beyond its text: two quotes and a separator. It is counted for any
+// delta into an empty string, so at worst three bytes too many.
 const newStringWire = 3
 
-// textWireUsed is the JSON it's whole text takes: measured once, then
+// textWireUsed is the JSON the whole text of it takes: measured once, then
 // kept up to date by keepDeltaText, until a full object of the item
 // (which may restate its text) forgets it.
 func (r *turnRun) textWireUsed(it *model.Item) int {
