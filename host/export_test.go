@@ -100,7 +100,3 @@ func BudgetSheds(h *Host) int64 { return h.budgetSheds.Load() }
 
 // InvalidCloses counts connections closed for a flood of invalid frames.
 func InvalidCloses(h *Host) int64 { return h.invalidCloses.Load() }
-
-// StreamRecordInterval is how far the streamed text a durable host has
-// recorded may lag what its clients saw (streamrec.go).
-const StreamRecordInterval = streamRecordInterval

@@ -173,7 +173,7 @@ func (s *session) commitAndSendLocked(batch []pendingEvent, subs []*conn) error 
 // commit journals a batch's durable events (and, when the batch passes the
 // seq lease, a new lease) in one commit, with the streamed deltas gathered
 // so far (streamrec.go). A batch of deltas alone is not committed: its
-// deltas are recorded by the next commit, at most streamRecordInterval
+// deltas are recorded by the next commit, at most StreamRecordInterval
 // later; all records them now (a flush, a checkpoint). The caller holds
 // fmu.
 func (s *session) commit(batch []pendingEvent, all bool) error {

@@ -14,13 +14,15 @@ import (
 // answer at 2,000 deltas a second was 12,000 commits and 65-82 MB of
 // write-ahead log): deltas are sent at once and gathered here, joined
 // into one record per run of one item's field, and recorded at most
-// streamRecordInterval later, or sooner with the next durable commit or
+// StreamRecordInterval later, or sooner with the next durable commit or
 // flush. A kill -9 therefore loses at most the last interval of streamed
 // text, which recovery cannot restate; everything before it is kept.
 
-// streamRecordInterval is how far behind what clients saw the recorded
-// streamed text may be.
-const streamRecordInterval = 250 * time.Millisecond
+// StreamRecordInterval is how far behind what clients saw the streamed
+// text a durable host has recorded may be: a host killed mid-stream
+// restates in its host-death terminals all the text its clients saw but
+// at most this last part.
+const StreamRecordInterval = 250 * time.Millisecond
 
 // maxStreamRun bounds the text of one record, so that a long run is a
 // few modest rows rather than one that grows with every checkpoint.
@@ -95,7 +97,7 @@ func (s *session) scheduleStreamRecordLocked() {
 	}
 	s.streams.scheduled = true
 	s.h.flushes.Add(1) // Close waits for it before closing the journal
-	time.AfterFunc(streamRecordInterval, s.recordStreams)
+	time.AfterFunc(StreamRecordInterval, s.recordStreams)
 }
 
 // recordStreams is the checkpoint: it records the deltas gathered since

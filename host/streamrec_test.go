@@ -146,13 +146,13 @@ func streamedAnswer(tb testing.TB, text string, rate float64) (commits, bytes in
 }
 
 // A streamed answer is recorded in a few commits, not one per delta: its
-// 20,000 deltas cost at most a commit per streamRecordInterval plus the
+// 20,000 deltas cost at most a commit per StreamRecordInterval plus the
 // turn's durable events, and about the answer's size in bytes.
 func TestStreamedAnswerCommitsAFewTimes(t *testing.T) {
 	text := strings.Repeat("0123456789", 20_000)
 	commits, bytes, _ := streamedAnswer(t, text, 4000) // 5 s
 	if commits > 80 {
-		t.Errorf("a 5 s answer took %d commits, want at most 80 (one per %v and the turn's events)", commits, streamRecordInterval)
+		t.Errorf("a 5 s answer took %d commits, want at most 80 (one per %v and the turn's events)", commits, StreamRecordInterval)
 	}
 	if bytes > 2*len(text)+64<<10 {
 		t.Errorf("a %d-byte answer wrote %d bytes to the journal", len(text), bytes)
