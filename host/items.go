@@ -52,58 +52,39 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// fieldCutter cuts the strings of an item's members to the host's
-// bounds (fieldBounds.of), and the item's whole text to what is left of
-// its textWireBound, collecting the dotted path of each string it cut.
-type fieldCutter struct {
-	kind     string
-	bounds   fieldBounds
-	wireRoom int // JSON bytes the whole text may still take
-	cut      []string
-}
-
-// value cuts every string inside v, the member or element at path. It
-// understands the shapes an agent passes (string, []string, []any,
-// map[string]any) and leaves other values as they are.
-func (c *fieldCutter) value(path string, v any) any {
+// boundValue cuts every string inside v to bound bytes, appending the
+// dotted path of each cut string to trunc. It understands the shapes an
+// agent passes (string, []string, []any, map[string]any) and leaves other
+// values as they are.
+func boundValue(path string, v any, bound int, trunc *[]string) any {
 	switch x := v.(type) {
 	case string:
 		x = strings.ToValidUTF8(x, "\uFFFD")
-		kept := c.keep(path, x)
-		if len(kept) < len(x) {
-			c.cut = append(c.cut, path)
+		if len(x) > bound {
+			*trunc = append(*trunc, path)
+			return cutUTF8(x, bound)
 		}
-		return kept
+		return x
 	case []string:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = c.value(path+"."+strconv.Itoa(i), e)
+			out[i] = boundValue(path+"."+strconv.Itoa(i), e, bound, trunc)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = c.value(path+"."+strconv.Itoa(i), e)
+			out[i] = boundValue(path+"."+strconv.Itoa(i), e, bound, trunc)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = c.value(path+"."+k, e)
+			out[k] = boundValue(path+"."+k, e, bound, trunc)
 		}
 		return out
 	}
 	return v
-}
-
-// keep is the prefix of s (valid UTF-8) that the string at path keeps.
-func (c *fieldCutter) keep(path, s string) string {
-	if !wholeText(c.kind, path) {
-		return cutUTF8(s, c.bounds.sliced)
-	}
-	kept, n := model.JSONStringPrefix(s, c.bounds.text, c.wireRoom)
-	c.wireRoom -= n + 1 // and the separator before the next string
-	return kept
 }
 
 // itemObject is an item under construction: its members as raw JSON.
@@ -173,27 +154,19 @@ func (o itemObject) truncated() []string {
 	return t
 }
 
-// apply sets agent-supplied members, each string cut to its bound (and
-// the item's whole text, which only its textMember holds, to
-// textWireBound), merging cut paths into "truncated". Common members the
-// host owns cannot be overridden.
-func (o itemObject) apply(fields map[string]any, b fieldBounds) {
-	c := &fieldCutter{kind: o.kind(), bounds: b, wireRoom: textWireBound - 2} // 2: an array's brackets
+// apply sets agent-supplied members, each string cut to bound bytes,
+// merging cut paths into "truncated". Common members the host owns cannot
+// be overridden.
+func (o itemObject) apply(fields map[string]any, bound int) {
+	var cut []string
 	for k, v := range fields {
 		switch k {
 		case "itemId", "kind", "turnId", "revision", "recordedAt", "position", "truncated":
 			continue
 		}
-		o.set(k, c.value(k, v))
+		o.set(k, boundValue(k, v, bound, &cut))
 	}
-	o.addTruncated(c.cut...)
-}
-
-// kind is the item's kind ("" when it has none).
-func (o itemObject) kind() string {
-	var k string
-	_ = json.Unmarshal(o["kind"], &k)
-	return k
+	o.addTruncated(cut...)
 }
 
 func (o itemObject) addTruncated(paths ...string) {
