@@ -137,15 +137,7 @@ func TestKilledHostAppendsHostDeathTerminals(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-c.Done()
-	for c.Pending() > 0 { // what the client saw by the kill, which may be more
-		ev, err := c.NextEvent()
-		if err != nil {
-			break
-		}
-		if err := st.Apply(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
+	foldReceived(t, c, st) // what the client saw by the kill, which may be more
 	sawByKill := st.Item(openItem).Text()
 	seenBefore := st.Cursor
 
@@ -304,15 +296,7 @@ func TestKilledHostKeepsTheStreamedTextBarTheLastInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-c.Done()
-	for c.Pending() > 0 {
-		ev, err := c.NextEvent()
-		if err != nil {
-			break
-		}
-		if err := st.Apply(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
+	foldReceived(t, c, st)
 	saw := st.Item(item).Text()
 
 	_, c2 := startHostProcess(t, dir, streamEnv+"=1")
@@ -334,5 +318,20 @@ func TestKilledHostKeepsTheStreamedTextBarTheLastInterval(t *testing.T) {
 	}
 	if !strings.HasPrefix(streamedDigits, saw) {
 		t.Fatal("the client saw text the agent never streamed")
+	}
+}
+
+// foldReceived folds into st every frame c received before its
+// connection ended.
+func foldReceived(t *testing.T, c *hosttest.Client, st *model.State) {
+	t.Helper()
+	for c.Pending() > 0 {
+		ev, err := c.NextEvent()
+		if err != nil {
+			return
+		}
+		if err := st.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
