@@ -15,9 +15,15 @@ const (
 	DefaultAddr = "127.0.0.1:7777"
 	// WSPath is the WebSocket endpoint.
 	WSPath = "/v1/ws"
-	// FieldBound is the largest string field an item may carry, in bytes.
-	// Longer values are cut on a UTF-8 boundary and listed in "truncated".
+	// FieldBound is the largest string an item may carry, in bytes, but
+	// for whole text (TextBound). Longer values are cut on a UTF-8
+	// boundary and listed in "truncated".
 	FieldBound = 64 << 10
+	// TextBound is the largest whole text an item may carry, in bytes: an
+	// agent message's text, each reasoning summary part (wholeText). It is
+	// the client's own field bound, so a client never cuts what this host
+	// sends.
+	TextBound = 1 << 20
 	// MaxFrameBytes is the largest frame the host reads; a bigger one closes
 	// the connection with 1009.
 	MaxFrameBytes = 4 << 20
@@ -145,9 +151,11 @@ type Options struct {
 	// loopback.
 	TLSCert, TLSKey string
 	// FieldBound, when positive, replaces the package's FieldBound as the
-	// largest string field (prompt, streamed text, agent-supplied member)
-	// the host's items carry. Only benchmark hosts raise it (lookout serve
-	// --bench-stream streams a 200 KB answer whole); 0 means FieldBound.
+	// largest string (prompt, tool output, agent-supplied member) the
+	// host's items carry, and raises TextBound to it when it is larger
+	// (it never lowers the whole-text bound). Only benchmark hosts raise
+	// it (lookout serve --bench-stream holds its file whole); 0 means
+	// FieldBound.
 	FieldBound int
 	// SyncFull makes every journal commit wait for fsync (SQLite
 	// synchronous=FULL). By default commits survive a process crash
@@ -185,14 +193,8 @@ type Options struct {
 	ReplicaIdle time.Duration
 }
 
-// fieldBound is the host's effective field bound (Options.FieldBound or
-// FieldBound).
-func (h *Host) fieldBound() int {
-	if h.opts.FieldBound > 0 {
-		return h.opts.FieldBound
-	}
-	return FieldBound
-}
+// bounds are the host's bounds of an item's strings (boundsFor).
+func (h *Host) bounds() fieldBounds { return boundsFor(h.opts.FieldBound) }
 
 // DefaultDataDir is the data directory of a host started without one:
 // "$XDG_STATE_HOME/lookout" (on Linux usually ~/.local/state/lookout).
