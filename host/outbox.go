@@ -57,12 +57,26 @@ func (s *session) emitEventLocked(ev *model.Event) error {
 		s.maybeCompactLocked()
 	}
 	s.outbox = append(s.outbox, pendingEvent{je: journalEvent{Seq: ev.Seq, Method: ev.Method, Params: ev.Params}, durable: ev.Durable, ev: ev})
-	if !s.flushScheduled {
+	s.scheduleFlushLocked(ev.Method == model.MethodItemDelta)
+	return nil
+}
+
+// scheduleFlushLocked makes sure a background flush will take the outbox:
+// at once for any event but a delta, after deltaFlushDelay for a delta
+// (deltaflush.go). An event that is not a delta hurries a waiting flush.
+func (s *session) scheduleFlushLocked(delta bool) {
+	switch {
+	case !s.flushScheduled:
 		s.flushScheduled = true
 		s.h.flushes.Add(1)
+		if delta {
+			s.deltaFlush.start(s.flushAsync)
+			return
+		}
+		go s.flushAsync()
+	case !delta && s.deltaFlush.hurry():
 		go s.flushAsync()
 	}
-	return nil
 }
 
 // refuseLocked is the error of an event the host's own fold refuses (an
@@ -87,6 +101,7 @@ func (s *session) flushAsync() {
 	defer s.fmu.Unlock()
 	s.mu.Lock()
 	s.flushScheduled = false
+	s.deltaFlush.fired()
 	batch, subs := s.takeOutboxLocked()
 	s.mu.Unlock()
 	if err := s.commitAndSend(batch, subs); err != nil {

@@ -46,6 +46,7 @@ type session struct {
 	sentDurable    int64 // last durable seq committed and sent
 	outbox         []pendingEvent
 	flushScheduled bool
+	deltaFlush     deltaFlush // a flush of deltas alone, left to gather (deltaflush.go)
 	state          *model.State
 	foldMark       foldMark // the fold's size after its last compaction
 	updatedAt      time.Time
