@@ -149,7 +149,9 @@ type Options struct {
 	// FieldBound, when positive, replaces the package's FieldBound as the
 	// largest string field (prompt, streamed text, agent-supplied member)
 	// the host's items carry. Only benchmark hosts raise it (lookout serve
-	// --bench-stream streams a 200 KB answer whole); 0 means FieldBound.
+	// --bench-stream streams a 200 KB answer whole, and so does lookout
+	// --agent with its hidden --field-bound in the agent-stack benchmark);
+	// 0 means FieldBound.
 	FieldBound int
 	// SyncFull makes every journal commit wait for fsync (SQLite
 	// synchronous=FULL). By default commits survive a process crash
