@@ -23,12 +23,15 @@ import (
 // attached to one streaming session (the issue's target 5: 20 clients at
 // 2,000 deltas/s under one core). It runs `lookout serve --bench-stream`
 // as a child process (its agent streams shared/bench/longmd.md in 10-byte
-// deltas at LOOKOUT_BENCH_RATE deltas/s, default 2,000), attaches the
-// sub-benchmark's number of sync clients over real WebSockets on loopback
-// (the client `lookout attach` runs: coalesced deltas, each folding into
-// its own model.State), has the first send a prompt, and reads the host
-// process's CPU from /proc, from the prompt until every client holds the
-// whole answer and the ended turn. Reported per answer: the host's CPU
+// deltas at LOOKOUT_BENCH_RATE deltas/s, default 2,000), attaches 1 or 20
+// sync clients over real WebSockets on loopback (the client `lookout
+// attach` runs: coalesced deltas, each folding into its own model.State),
+// has the first send a prompt, and reads the host process's CPU from
+// /proc, from the prompt until every client holds the whole answer and
+// the ended turn. It does so with the journal in memory (ephemeral, as
+// the rendering benchmarks run the host) and durable (SQLite in a data
+// directory, as `lookout` and `lookout serve` run it: a durable host
+// journals the streamed deltas too). Reported per answer: the host's CPU
 // seconds (host-cpu-s), the cores it used on average over that time
 // (host-cores), the wall time (wall-s) and the clients' CPU in this
 // process (clients-cpu-s). It needs ../shared/bench/longmd.md beside the
@@ -46,31 +49,41 @@ func BenchmarkHostFanoutLongmd(b *testing.B) {
 		rate = r
 	}
 	bin := buildLookout(b)
-	for _, clients := range []int{1, 20} {
-		b.Run("clients="+strconv.Itoa(clients), func(b *testing.B) {
-			var host, wall, own time.Duration
-			for range b.N {
-				r := fanoutRun(b, bin, file, rate, clients, len(data))
-				b.Logf("%d clients: host %.2f s CPU over %.2f s (%.2f cores), clients %.2f s", clients, r.host.Seconds(), r.wall.Seconds(),
-					r.host.Seconds()/r.wall.Seconds(), r.clients.Seconds())
-				host, wall, own = host+r.host, wall+r.wall, own+r.clients
-			}
-			n := float64(b.N)
-			b.ReportMetric(host.Seconds()/n, "host-cpu-s")
-			b.ReportMetric(host.Seconds()/wall.Seconds(), "host-cores")
-			b.ReportMetric(wall.Seconds()/n, "wall-s")
-			b.ReportMetric(own.Seconds()/n, "clients-cpu-s")
-		})
+	for _, journal := range []string{"ephemeral", "durable"} {
+		for _, clients := range []int{1, 20} {
+			b.Run(journal+"/clients="+strconv.Itoa(clients), func(b *testing.B) {
+				var host, wall, own time.Duration
+				for range b.N {
+					r := fanoutRun(b, bin, file, rate, journal == "durable", clients, len(data))
+					b.Logf("%s, %d clients: host %.2f s CPU over %.2f s (%.2f cores), clients %.2f s", journal, clients,
+						r.host.Seconds(), r.wall.Seconds(), r.host.Seconds()/r.wall.Seconds(), r.clients.Seconds())
+					host, wall, own = host+r.host, wall+r.wall, own+r.clients
+				}
+				n := float64(b.N)
+				b.ReportMetric(host.Seconds()/n, "host-cpu-s")
+				b.ReportMetric(host.Seconds()/wall.Seconds(), "host-cores")
+				b.ReportMetric(wall.Seconds()/n, "wall-s")
+				b.ReportMetric(own.Seconds()/n, "clients-cpu-s")
+			})
+		}
 	}
 }
 
 // fanoutResult is one answer's measurement.
 type fanoutResult struct{ host, wall, clients time.Duration }
 
-// fanoutRun starts a bench host, attaches n clients, streams one answer
-// of size bytes and measures it.
-func fanoutRun(b *testing.B, bin, file, rate string, n, size int) fanoutResult {
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--no-auth", "--ephemeral", "--bench-stream", file, "--bench-rate", rate)
+// fanoutRun starts a bench host (journaling the stream in a data
+// directory when durable, as `lookout` and `lookout serve` do; in memory
+// otherwise), attaches n clients, streams one answer of size bytes and
+// measures it.
+func fanoutRun(b *testing.B, bin, file, rate string, durable bool, n, size int) fanoutResult {
+	args := []string{"serve", "--addr", "127.0.0.1:0", "--no-auth", "--bench-stream", file, "--bench-rate", rate}
+	if durable {
+		args = append(args, "--bench-durable", "--data", b.TempDir())
+	} else {
+		args = append(args, "--ephemeral")
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "LOOKOUT_TOKEN=")
 	out, err := cmd.StdoutPipe()
 	if err != nil {

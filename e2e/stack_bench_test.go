@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,8 +48,9 @@ import (
 // gives medians (with the range of several runs); LOOKOUT_BENCH_AGENTS
 // (default "codex,claude,opencode") picks agents and LOOKOUT_BENCH_MODES
 // (default "burst,2000") modes; LOOKOUT_BENCH_OWN_TUI=0
-// leaves the agents' own TUIs out; LOOKOUT_BENCH_OUT writes the table to
-// a file; LOOKOUT_BENCH_FILE names the answer; the agents' binaries are
+// leaves the agents' own TUIs out; LOOKOUT_BENCH_PROFILE=DIR has each
+// lookout write a CPU profile there (lookout-AGENT-MODE-RUN.pprof, the
+// whole process); LOOKOUT_BENCH_OUT writes the table to a file; LOOKOUT_BENCH_FILE names the answer; the agents' binaries are
 // found as the other e2e tests find them (LOOKOUT_CODEX_BIN,
 // LOOKOUT_CLAUDE_BIN, LOOKOUT_OPENCODE_BIN, or .agents/ in the module).
 func TestAgentStackBench(t *testing.T) {
@@ -75,15 +77,16 @@ func TestAgentStackBench(t *testing.T) {
 		modes = strings.Split(s, ",")
 	}
 	ownTUIs := os.Getenv("LOOKOUT_BENCH_OWN_TUI") != "0"
-	fieldBound := 1 << 20 // the answer whole
+	lo := lookoutOptions{fieldBound: 1 << 20} // the answer whole
 	if s := os.Getenv("LOOKOUT_BENCH_FIELD_BOUND"); s != "" {
-		if fieldBound, err = strconv.Atoi(s); err != nil || fieldBound < 0 {
+		if lo.fieldBound, err = strconv.Atoi(s); err != nil || lo.fieldBound < 0 {
 			t.Fatalf("LOOKOUT_BENCH_FIELD_BOUND=%q: want bytes, or 0 for the host's default", s)
 		}
 	}
+	profiles := os.Getenv("LOOKOUT_BENCH_PROFILE")
 
 	var report strings.Builder
-	fmt.Fprintf(&report, "load average at start: %s; %d run(s) per mode; the embedded host's field bound %d bytes (0: 64 KiB, the answer cut)\n\n", loadAvg(), runs, fieldBound)
+	fmt.Fprintf(&report, "load average at start: %s; %d run(s) per mode; the embedded host's field bound %d bytes (0: 64 KiB, the answer cut)\n\n", loadAvg(), runs, lo.fieldBound)
 	report.WriteString("| agent | mode | lookout process | agent's processes | Lookout side | wall to end on screen | agent's own TUI | its other processes | own TUI in all | wall to end on screen | own TUI / Lookout side |\n")
 	report.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, ag := range stackAgents {
@@ -101,7 +104,11 @@ func TestAgentStackBench(t *testing.T) {
 			var ours, theirs []stackResult
 			t.Run(ag.name+"/"+strings.ReplaceAll(mode.name, " ", "_"), func(t *testing.T) {
 				for i := range runs {
-					r := lookoutRun(t, ag, long, fieldBound)
+					o := lo
+					if profiles != "" {
+						o.profile = filepath.Join(profiles, fmt.Sprintf("lookout-%s-%s-%d.pprof", ag.name, mode.key, i+1))
+					}
+					r := lookoutRun(t, ag, long, o)
 					t.Logf("lookout run %d: lookout %.2fs, agent %.2fs, wall %.2fs (%s)", i+1, r.main.Seconds(), r.rest.Seconds(), r.wall.Seconds(), r.procs)
 					ours = append(ours, r)
 					if ownTUIs {

@@ -143,10 +143,20 @@ func (p *stackPane) waitSettled(end string, done func(string) bool) {
 	}
 }
 
-// lookoutRun streams the answer once through `lookout --agent NAME`, its
-// embedded host's field bound raised to fieldBound bytes (0: the default
-// 64 KiB, which cuts the answer: the run ends at the note saying so).
-func lookoutRun(t *testing.T, ag stackAgent, long agenttest.LongAnswer, fieldBound int) stackResult {
+// lookoutOptions shape the lookout runs.
+type lookoutOptions struct {
+	// fieldBound is the embedded host's field bound in bytes (0: the
+	// default 64 KiB, which cuts the answer: the run ends at the note
+	// saying so).
+	fieldBound int
+	// profile, when set, is the file lookout writes its CPU profile to
+	// (LOOKOUT_CPUPROFILE); the run then quits lookout with ctrl+c so
+	// that it does.
+	profile string
+}
+
+// lookoutRun streams the answer once through `lookout --agent NAME`.
+func lookoutRun(t *testing.T, ag stackAgent, long agenttest.LongAnswer, o lookoutOptions) stackResult {
 	dir, bin, env := setup(t)
 	work := agenttest.Workdir(t)
 	l := ag.behindLookout(t, long)
@@ -157,17 +167,36 @@ func lookoutRun(t *testing.T, ag stackAgent, long agenttest.LongAnswer, fieldBou
 		}
 	}
 	vars = append(vars, agentEnvVars(l.env)...)
+	if o.profile != "" {
+		vars = append(vars, "LOOKOUT_CPUPROFILE="+shellQuote(o.profile))
+	}
 	argv := fmt.Sprintf("%s %s --cwd %s --data %s --theme dark --field-bound %d --log %s", bin, l.flags,
-		shellQuote(work), shellQuote(filepath.Join(dir, "host")), fieldBound, shellQuote(filepath.Join(dir, "client.log")))
+		shellQuote(work), shellQuote(filepath.Join(dir, "host")), o.fieldBound, shellQuote(filepath.Join(dir, "client.log")))
 	p := startStackPane(t, dir, false, vars, argv, func(s string) bool {
 		return emptyComposer(s) && screenIdle(s) && !strings.Contains(s, "Connecting")
 	})
 	defer p.stop()
 	end := benchMarker
-	if fieldBound == 0 {
+	if o.fieldBound == 0 {
 		end = stackCutNote
 	}
-	return p.measure(stackPrompt, end, screenIdle)
+	r := p.measure(stackPrompt, end, screenIdle)
+	if o.profile != "" {
+		p.quit()
+	}
+	return r
+}
+
+// quit presses ctrl+c twice, lookout's quit, and waits for the pane's
+// process to end.
+func (p *stackPane) quit() {
+	p.tm.keys("C-c", "C-c")
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", p.pid)); err != nil {
+			return
+		}
+	}
+	p.tm.t.Logf("lookout did not quit: its profile may be missing")
 }
 
 // stackCutNote ends an answer the host cut at its field bound.
