@@ -30,10 +30,8 @@ import (
 //     threads, from /proc) of the lookout process, and separately of the
 //     agent's processes it runs, from Enter on the prompt until the end
 //     marker is on screen, the turn is idle and the screen has not
-//     changed for a second. The embedded host's field bound is raised
-//     (lookout's hidden --field-bound) so that the answer shows whole;
-//     LOOKOUT_BENCH_FIELD_BOUND=0 keeps the default 64 KiB, which cuts it
-//     (the run then ends at the note that says so).
+//     changed for a second. The host keeps the answer whole (an agent
+//     message's bound is 1 MiB), so the whole text is rendered.
 //   - the agent's own TUI (`codex`, interactive `claude`, `opencode`) in
 //     the same pane against the same fake: the CPU of all its processes
 //     (Codex's TUI starts an app-server daemon, reported beside it), from
@@ -77,16 +75,11 @@ func TestAgentStackBench(t *testing.T) {
 		modes = strings.Split(s, ",")
 	}
 	ownTUIs := os.Getenv("LOOKOUT_BENCH_OWN_TUI") != "0"
-	lo := lookoutOptions{fieldBound: 1 << 20} // the answer whole
-	if s := os.Getenv("LOOKOUT_BENCH_FIELD_BOUND"); s != "" {
-		if lo.fieldBound, err = strconv.Atoi(s); err != nil || lo.fieldBound < 0 {
-			t.Fatalf("LOOKOUT_BENCH_FIELD_BOUND=%q: want bytes, or 0 for the host's default", s)
-		}
-	}
+	var lo lookoutOptions
 	profiles := os.Getenv("LOOKOUT_BENCH_PROFILE")
 
 	var report strings.Builder
-	fmt.Fprintf(&report, "load average at start: %s; %d run(s) per mode; the embedded host's field bound %d bytes (0: 64 KiB, the answer cut)\n\n", loadAvg(), runs, lo.fieldBound)
+	fmt.Fprintf(&report, "load average at start: %s; %d run(s) per mode\n\n", loadAvg(), runs)
 	report.WriteString("| agent | mode | lookout process | agent's processes | Lookout side | wall to end on screen | agent's own TUI | its other processes | own TUI in all | wall to end on screen | own TUI / Lookout side |\n")
 	report.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, ag := range stackAgents {

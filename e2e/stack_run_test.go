@@ -145,10 +145,6 @@ func (p *stackPane) waitSettled(end string, done func(string) bool) {
 
 // lookoutOptions shape the lookout runs.
 type lookoutOptions struct {
-	// fieldBound is the embedded host's field bound in bytes (0: the
-	// default 64 KiB, which cuts the answer: the run ends at the note
-	// saying so).
-	fieldBound int
 	// profile, when set, is the file lookout writes its CPU profile to
 	// (LOOKOUT_CPUPROFILE); the run then quits lookout with ctrl+c so
 	// that it does.
@@ -170,17 +166,13 @@ func lookoutRun(t *testing.T, ag stackAgent, long agenttest.LongAnswer, o lookou
 	if o.profile != "" {
 		vars = append(vars, "LOOKOUT_CPUPROFILE="+shellQuote(o.profile))
 	}
-	argv := fmt.Sprintf("%s %s --cwd %s --data %s --theme dark --field-bound %d --log %s", bin, l.flags,
-		shellQuote(work), shellQuote(filepath.Join(dir, "host")), o.fieldBound, shellQuote(filepath.Join(dir, "client.log")))
+	argv := fmt.Sprintf("%s %s --cwd %s --data %s --theme dark --log %s", bin, l.flags,
+		shellQuote(work), shellQuote(filepath.Join(dir, "host")), shellQuote(filepath.Join(dir, "client.log")))
 	p := startStackPane(t, dir, false, vars, argv, func(s string) bool {
 		return emptyComposer(s) && screenIdle(s) && !strings.Contains(s, "Connecting")
 	})
 	defer p.stop()
-	end := benchMarker
-	if o.fieldBound == 0 {
-		end = stackCutNote
-	}
-	r := p.measure(stackPrompt, end, screenIdle)
+	r := p.measure(stackPrompt, benchMarker, screenIdle)
 	if o.profile != "" {
 		p.quit()
 	}
@@ -199,8 +191,6 @@ func (p *stackPane) quit() {
 	p.tm.t.Logf("lookout did not quit: its profile may be missing")
 }
 
-// stackCutNote ends an answer the host cut at its field bound.
-const stackCutNote = "text truncated by host"
 
 // ownTUIRun streams the answer once into the agent's own TUI.
 func ownTUIRun(t *testing.T, ag stackAgent, long agenttest.LongAnswer) stackResult {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/lookout-sh/lookout/internal/datadir"
 )
 
 // ErrDataDirInUse is returned (wrapped) by Start when another running host
@@ -15,7 +17,7 @@ var ErrDataDirInUse = errors.New("data directory in use by another host")
 // holds the data directory's lock) records its WebSocket URL, so that another process on the machine (a second `lookout`) can
 // find it. The host removes it when it closes; a host that died leaves it
 // behind, which is why readers should treat it as a hint.
-func AddressPath(dataDir string) string { return dataDir + string(os.PathSeparator) + "address" }
+func AddressPath(dataDir string) string { return datadir.Address(dataDir) }
 
 // RunningURL returns the URL recorded by the host running on dataDir.
 func RunningURL(dataDir string) (string, error) {

@@ -116,8 +116,9 @@ func (t *Turn) lock() error {
 
 // StartItem opens an item (item/started, revision 1) of kind with status
 // and the given kind-specific members, and returns its id. Strings longer
-// than the host's field bound (FieldBound unless Options.FieldBound says
-// otherwise) are cut and listed in "truncated".
+// than their bound (fieldBounds: TextBound for an agent message's text
+// and reasoning summary parts, FieldBound for every other string, unless
+// Options.FieldBound says otherwise) are cut and listed in "truncated".
 func (t *Turn) StartItem(kind, status string, fields map[string]any) (string, error) {
 	if err := t.lock(); err != nil {
 		return "", err
@@ -139,7 +140,7 @@ func (t *Turn) RecordItem(kind, status string, fields map[string]any) (string, e
 func (s *session) newItemLocked(run *turnRun, method, kind, status string, fields map[string]any) (string, error) {
 	id := newID()
 	o := newItemObject(id, kind, run.id, status, s.seq+1)
-	o.apply(fields, s.h.fieldBound())
+	o.apply(fields, s.h.bounds())
 	if _, err := s.emitLocked(method, map[string]any{"item": o.raw()}); err != nil {
 		return "", err
 	}
@@ -154,9 +155,9 @@ func (s *session) newItemLocked(run *turnRun, method, kind, status string, field
 
 // Delta appends text to a string field of an open item (item/delta; field
 // "" means "text"; indexed fields are dotted, "summary.1"). A field that
-// reaches the host's field bound is cut on a UTF-8 boundary, listed in the item's
-// "truncated" (an item/updated), and takes no more deltas: later appends to
-// it are dropped without error.
+// reaches its bound (as StartItem says) is cut on a UTF-8 boundary, listed
+// in the item's "truncated" (an item/updated), and takes no more deltas:
+// later appends to it are dropped without error.
 func (t *Turn) Delta(itemID, field, text string) error {
 	if field == "" {
 		field = "text"
@@ -174,13 +175,11 @@ func (t *Turn) Delta(itemID, field, text string) error {
 		return nil
 	}
 	text = strings.ToValidUTF8(text, "\uFFFD") // as JSON would send it, so the bound holds
-	have, bound := len(it.String(field)), s.h.fieldBound()
-	saturated := false
-	if have+len(text) > bound {
-		text, saturated = cutUTF8(text, bound-have), true
-	}
+	kept := t.run.keepDeltaText(it, field, text, s.h.bounds())
+	saturated := len(kept) < len(text)
+	text = kept
 	if text != "" {
-		if _, err := s.emitLocked(model.MethodItemDelta, map[string]any{"itemId": itemID, "field": field, "delta": text}); err != nil {
+		if _, err := s.emitDeltaLocked(itemID, field, text); err != nil {
 			return err
 		}
 	}
@@ -230,8 +229,9 @@ func (t *Turn) fullEvent(method, itemID, status string, fields map[string]any) e
 	if err != nil {
 		return err
 	}
-	o.apply(fields, t.s.h.fieldBound())
+	o.apply(fields, t.s.h.bounds())
 	_, err = t.s.emitLocked(method, map[string]any{"item": o.raw()})
+	delete(t.run.textWire, itemID) // the object may restate the text: measured anew
 	return err
 }
 

@@ -28,8 +28,9 @@ func (a misbehavingAgent) Run(ctx context.Context, t *host.Turn) error {
 		if err != nil {
 			return err
 		}
-		// 40,000 invalid bytes become U+FFFD: 160,000 bytes on the wire.
-		if err := t.Delta(id, "text", strings.Repeat("a\xff", 40000)); err != nil {
+		// 300,000 invalid bytes become U+FFFD: 1,200,000 bytes on the
+		// wire, past the text bound.
+		if err := t.Delta(id, "text", strings.Repeat("a\xff", 300_000)); err != nil {
 			return err
 		}
 		return t.CompleteItem(id, model.StatusCompleted, nil)
@@ -56,7 +57,7 @@ func TestAgentMistakesAreRefusedAndTurnsStillEnd(t *testing.T) {
 
 	runTurn(t, c, sid, st, "u", "bad utf8")
 	msgs := itemsOfKind(st, model.KindAgentMessage)
-	if txt := msgs[0].Text(); len(txt) > host.FieldBound || !utf8.ValidString(txt) || !msgs[0].Truncated("text") {
+	if txt := msgs[0].Text(); len(txt) > host.TextBound || !utf8.ValidString(txt) || !msgs[0].Truncated("text") {
 		t.Fatalf("invalid UTF-8 delta: %d bytes, valid %v, truncated %v", len(txt), utf8.ValidString(txt), msgs[0].TruncatedFields())
 	}
 

@@ -34,7 +34,7 @@ func BenchmarkJournalDurableEvents(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s.mu.Lock()
 		o := newItemObject(newID(), model.KindAgentMessage, "turn", model.StatusCompleted, s.seq+1)
-		o.apply(map[string]any{"text": "a durable event of ordinary size, about one line of text"}, FieldBound)
+		o.apply(map[string]any{"text": "a durable event of ordinary size, about one line of text"}, boundsFor(0))
 		if _, err := s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()}); err != nil {
 			b.Fatal(err)
 		}

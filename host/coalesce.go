@@ -62,6 +62,19 @@ func coalesceDeltas(batch []outMsg) ([]outMsg, int) {
 	return out, saved
 }
 
+// deltaParams encodes ev as item/delta params: sessionId, viewCursor,
+// itemId, field, delta.
+func deltaParams(ev *model.Event) []byte {
+	p := appendParamsHead(make([]byte, 0, len(ev.Delta)+len(ev.Delta)/8+len(ev.SessionID)*2+len(ev.ItemID)+96), ev.SessionID, ev.Seq)
+	p = append(p, `,"itemId":`...)
+	p = model.AppendJSONString(p, ev.ItemID)
+	p = append(p, `,"field":`...)
+	p = model.AppendJSONString(p, ev.Field)
+	p = append(p, `,"delta":`...)
+	p = model.AppendJSONString(p, ev.Delta)
+	return append(p, '}')
+}
+
 // joinDeltas is the one frame for a run of joinable deltas holding text
 // bytes in all: their texts in order, at the last one's cursor and time.
 func joinDeltas(run []outMsg, text int) outMsg {
@@ -72,16 +85,8 @@ func joinDeltas(run []outMsg, text int) outMsg {
 	}
 	ev := *last.ev
 	ev.Delta = string(joined)
-	p := appendParamsHead(make([]byte, 0, text+text/8+len(ev.SessionID)*2+len(ev.ItemID)+96), ev.SessionID, ev.Seq)
-	p = append(p, `,"itemId":`...)
-	p = model.AppendJSONString(p, ev.ItemID)
-	p = append(p, `,"field":`...)
-	p = model.AppendJSONString(p, ev.Field)
-	p = append(p, `,"delta":`...)
-	p = model.AppendJSONString(p, ev.Delta)
-	p = append(p, '}')
 	return outMsg{
-		data:    notificationFrame(model.MethodItemDelta, p, last.emittedAtMs),
+		data:    notificationFrame(model.MethodItemDelta, deltaParams(&ev), last.emittedAtMs),
 		kind:    kindDelta,
 		shedKey: run[0].shedKey,
 		delta:   &deltaPart{ev: &ev, emittedAtMs: last.emittedAtMs},

@@ -290,6 +290,7 @@ func (c *conn) writeLoop() {
 				c.writeFailed()
 				return
 			}
+			c.disarmWriteDeadline()
 			continue
 		case <-c.notify:
 		}
@@ -346,6 +347,20 @@ func (c *conn) writeLoop() {
 			}
 			c.mu.Unlock()
 		}
+		c.disarmWriteDeadline()
+	}
+}
+
+// disarmWriteDeadline clears the socket's write deadline once the writer
+// has written what it had. A deadline outlives the write it bounded: left
+// armed, it would wake the idle process writeWait after every ping. Each
+// write arms its own again. Once the connection is closing, sendClose
+// owns the deadline (closeLocked sets closing under mu before it starts).
+func (c *conn) disarmWriteDeadline() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closing {
+		_ = c.ws.NetConn().SetWriteDeadline(time.Time{}) // a closed socket has none to clear
 	}
 }
 

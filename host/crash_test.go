@@ -19,6 +19,21 @@ import (
 
 const helperEnv = "LOOKOUT_TEST_HOST_DIR"
 
+// streamEnv, set for a helper host, makes its agent stream streamedDigits
+// at 500 deltas of 10 bytes a second, and nothing else: the streamed text
+// is only ever in deltas until the item completes.
+const streamEnv = "LOOKOUT_TEST_HOST_STREAM"
+
+// streamedDigits is a text no prefix of which repeats: the decimal
+// numbers from 0, one after another.
+var streamedDigits = func() string {
+	var b strings.Builder
+	for i := 0; b.Len() < 400_000; i++ {
+		fmt.Fprintf(&b, "%d ", i)
+	}
+	return b.String()
+}()
+
 // TestMain doubles as a standalone durable host when helperEnv names a data
 // directory: the crash test runs it as a real process and kills it.
 // Otherwise it runs the tests and checks that they leak no goroutine and
@@ -46,12 +61,12 @@ func TestMain(m *testing.M) {
 
 // startHostProcess runs a durable host in a child process on dir and
 // dials it.
-func startHostProcess(t *testing.T, dir string) (*exec.Cmd, *hosttest.Client) {
+func startHostProcess(t *testing.T, dir string, env ...string) (*exec.Cmd, *hosttest.Client) {
 	t.Helper()
 	urlFile := filepath.Join(dir, "url")
 	os.Remove(urlFile)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+dir)
+	cmd.Env = append(append(os.Environ(), helperEnv+"="+dir), env...)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -110,17 +125,21 @@ func TestKilledHostAppendsHostDeathTerminals(t *testing.T) {
 	if openItem == "" || st.ActiveTurn() == nil {
 		t.Fatal("nothing open at the kill")
 	}
-	// What this client saw streamed into the open item before the kill.
+	// What this client saw streamed into the open item more than the
+	// record interval before the kill: the host must have recorded it.
 	streamed := st.Item(openItem).Text()
 	if !strings.Contains(streamed, "while. ") {
 		t.Fatalf("open item %s holds %q", openItem, streamed)
 	}
-	seenBefore := st.Cursor
+	time.Sleep(host.StreamRecordInterval + time.Second)
 
 	if err := proc.Process.Kill(); err != nil { // SIGKILL: no chance to write anything
 		t.Fatal(err)
 	}
 	<-c.Done()
+	foldReceived(t, c, st) // what the client saw by the kill, which may be more
+	sawByKill := st.Item(openItem).Text()
+	seenBefore := st.Cursor
 
 	_, c2 := startHostProcess(t, dir)
 	sub, err := c2.Subscribe(sid, model.FormatCursor(sid, seenBefore), epoch, 0)
@@ -157,9 +176,11 @@ func TestKilledHostAppendsHostDeathTerminals(t *testing.T) {
 		t.Fatalf("open item after recovery: %s", it.AppendJSON(nil))
 	}
 	// The host-death terminal restates the text streamed before the death
-	// (recorded deltas), not just the item's last full object.
-	if !strings.HasPrefix(it.Text(), streamed) {
-		t.Fatalf("streamed text lost in the crash:\n saw   %q\n after %q", streamed, it.Text())
+	// (recorded deltas), not just the item's last full object: all of it
+	// but at most the last record interval, and nothing the client did not
+	// see.
+	if !strings.HasPrefix(it.Text(), streamed) || !strings.HasPrefix(sawByKill, it.Text()) {
+		t.Fatalf("streamed text lost in the crash:\n saw   %q\n by the kill %q\n after %q", streamed, sawByKill, it.Text())
 	}
 	queuedRan := false
 	for _, it := range itemsOfKind(st, model.KindUserMessage) {
@@ -248,5 +269,69 @@ func TestGracefulRestartKeepsSessionsAndQueue(t *testing.T) {
 	snap, _ := snapshotState(t, c2, sid)
 	if string(snap.Encode()) != string(st.Encode()) {
 		t.Fatal("fold after restart != snapshot")
+	}
+}
+
+// A host killed -9 while an answer streams (its text only in deltas so
+// far) restates in the host-death terminal everything its client saw more
+// than StreamRecordInterval before the kill, and nothing the client did
+// not see.
+func TestKilledHostKeepsTheStreamedTextBarTheLastInterval(t *testing.T) {
+	dir := t.TempDir()
+	proc, c := startHostProcess(t, dir, streamEnv+"=1")
+	sid, epoch, st := newSession(t, c)
+	if _, _, err := c.Submit(sid, "stream-cmd", "stream"); err != nil {
+		t.Fatal(err)
+	}
+	var item string
+	if _, _, err := c.WaitEvent(st, func(ev *model.Event) bool {
+		item = ev.ItemID
+		return ev.Method == model.MethodItemDelta && len(st.Item(ev.ItemID).Text()) > 2000
+	}); err != nil {
+		t.Fatal(err)
+	}
+	kept := st.Item(item).Text()
+	time.Sleep(host.StreamRecordInterval + time.Second)
+	if err := proc.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-c.Done()
+	foldReceived(t, c, st)
+	saw := st.Item(item).Text()
+
+	_, c2 := startHostProcess(t, dir, streamEnv+"=1")
+	sub, err := c2.Subscribe(sid, "", epoch, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := model.NewState(sid)
+	if _, err := after.LoadSnapshot(sid, sub.Epoch, *sub.Snapshot); err != nil {
+		t.Fatal(err)
+	}
+	it := after.Item(item)
+	if it == nil || it.Status != model.StatusFailed || it.EndedBy() != "hostDeath" {
+		t.Fatalf("the streaming item after the restart: %+v", it)
+	}
+	if got := it.Text(); !strings.HasPrefix(got, kept) || !strings.HasPrefix(saw, got) {
+		t.Fatalf("recovered %d bytes of streamed text; the client saw %d by the kill and %d a record interval before it, all of which must be kept",
+			len(got), len(saw), len(kept))
+	}
+	if !strings.HasPrefix(streamedDigits, saw) {
+		t.Fatal("the client saw text the agent never streamed")
+	}
+}
+
+// foldReceived folds into st every frame c received before its
+// connection ended.
+func foldReceived(t *testing.T, c *hosttest.Client, st *model.State) {
+	t.Helper()
+	for c.Pending() > 0 {
+		ev, err := c.NextEvent()
+		if err != nil {
+			return
+		}
+		if err := st.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

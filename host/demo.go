@@ -28,6 +28,7 @@ var DemoScenarios = [][2]string{
 	{"fail tool", "a toolCall that runs without approval and fails (exitCode 1)"},
 	{"bad tool input", "a toolCall whose streamed input is not valid JSON: inputStreaming -> failed"},
 	{"big output", "a toolCall whose output passes the 64 KiB field bound: cut, listed in truncated"},
+	{"big answer", "an answer past the 1 MiB text bound, streamed in 64 KiB chunks: cut, listed in truncated"},
 	{"unknown kind", `an item of kind "diffPreview" no client knows, with extra fields`},
 	{"welcome", "the demo session's welcome: what Lookout shows and what to try"},
 	{"fail turn", "a partial answer, an error item, then turn/completed failed (error modelError)"},
@@ -118,6 +119,9 @@ func (DemoAgent) Run(ctx context.Context, t *Turn) error {
 	}
 	if has("slow") {
 		return demoSlow(ctx, t)
+	}
+	if has("big answer") {
+		return demoMessage(ctx, t, demoBigAnswer(), 64<<10)
 	}
 	if has("long") {
 		return demoMessage(ctx, t, demoLongAnswer(), 1500)
@@ -236,6 +240,17 @@ func demoLongAnswer() string {
 	b.WriteString("## A long answer\n\n")
 	for i := 1; i <= 2000; i++ {
 		fmt.Fprintf(&b, "%4d. step %d of many\n", i, i)
+	}
+	return b.String()
+}
+
+// demoBigAnswer is an answer past TextBound, numbered paragraphs to about
+// 1.1 MiB: the host keeps its first TextBound bytes and says so.
+func demoBigAnswer() string {
+	var b strings.Builder
+	b.WriteString("## A big answer\n\n")
+	for i := 1; b.Len() <= TextBound+64<<10; i++ {
+		fmt.Fprintf(&b, "Paragraph %d of a big answer. The host keeps the first megabyte of an answer whole; past it, the answer is cut and says so.\n\n", i)
 	}
 	return b.String()
 }

@@ -22,6 +22,10 @@ const fleetEnv = "LOOKOUT_TEST_FLEET"
 // helperOptions are the options of the helper host process on dir.
 func helperOptions(dir string) host.Options {
 	opts := host.Options{Addr: "127.0.0.1:0", DataDir: dir}
+	if os.Getenv(streamEnv) != "" {
+		opts.AgentImpl = &host.StreamAgent{Text: streamedDigits, Chunk: 10, Rate: 500}
+		opts.FieldBound = len(streamedDigits) + 1
+	}
 	if url, id, ok := strings.Cut(os.Getenv(fleetEnv), " "); ok {
 		opts.Journal, opts.JournalNamespace, opts.FleetHostID, opts.FleetLeaseTTL = url, "k9", id, time.Second
 	}

@@ -17,7 +17,7 @@ func emitItem(t *testing.T, s *session, method, status string, textLen int) stri
 	defer s.mu.Unlock()
 	id := newID()
 	o := newItemObject(id, model.KindAgentMessage, "turn", status, s.seq+1)
-	o.apply(map[string]any{"text": strings.Repeat("x", textLen)}, FieldBound)
+	o.apply(map[string]any{"text": strings.Repeat("x", textLen)}, boundsFor(0))
 	if _, err := s.emitLocked(method, map[string]any{"item": o.raw()}); err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestItemBodiesFromTheJournal(t *testing.T) {
 func TestKeepItems(t *testing.T) {
 	item := func(id string, pos int64, status string, textLen int) *model.Item {
 		o := newItemObject(id, model.KindAgentMessage, "turn", status, pos)
-		o.apply(map[string]any{"text": strings.Repeat("x", textLen)}, FieldBound)
+		o.apply(map[string]any{"text": strings.Repeat("x", textLen)}, boundsFor(0))
 		it, err := model.DecodeItem(o.raw())
 		if err != nil {
 			t.Fatal(err)

@@ -52,39 +52,58 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// boundValue cuts every string inside v to bound bytes, appending the
-// dotted path of each cut string to trunc. It understands the shapes an
-// agent passes (string, []string, []any, map[string]any) and leaves other
-// values as they are.
-func boundValue(path string, v any, bound int, trunc *[]string) any {
+// fieldCutter cuts the strings of an item's members to the host's
+// bounds (fieldBounds.of), and the item's whole text to what is left of
+// its textWireBound, collecting the dotted path of each string it cut.
+type fieldCutter struct {
+	kind     string
+	bounds   fieldBounds
+	wireRoom int // JSON bytes the whole text may still take
+	cut      []string
+}
+
+// value cuts every string inside v, the member or element at path. It
+// understands the shapes an agent passes (string, []string, []any,
+// map[string]any) and leaves other values as they are.
+func (c *fieldCutter) value(path string, v any) any {
 	switch x := v.(type) {
 	case string:
 		x = strings.ToValidUTF8(x, "\uFFFD")
-		if len(x) > bound {
-			*trunc = append(*trunc, path)
-			return cutUTF8(x, bound)
+		kept := c.keep(path, x)
+		if len(kept) < len(x) {
+			c.cut = append(c.cut, path)
 		}
-		return x
+		return kept
 	case []string:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = boundValue(path+"."+strconv.Itoa(i), e, bound, trunc)
+			out[i] = c.value(path+"."+strconv.Itoa(i), e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = boundValue(path+"."+strconv.Itoa(i), e, bound, trunc)
+			out[i] = c.value(path+"."+strconv.Itoa(i), e)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = boundValue(path+"."+k, e, bound, trunc)
+			out[k] = c.value(path+"."+k, e)
 		}
 		return out
 	}
 	return v
+}
+
+// keep is the prefix of s (valid UTF-8) that the string at path keeps.
+func (c *fieldCutter) keep(path, s string) string {
+	if !wholeText(c.kind, path) {
+		return cutUTF8(s, c.bounds.sliced)
+	}
+	kept, n := model.JSONStringPrefix(s, c.bounds.text, c.wireRoom)
+	c.wireRoom -= n + 1 // and the separator before the next string
+	return kept
 }
 
 // itemObject is an item under construction: its members as raw JSON.
@@ -154,19 +173,27 @@ func (o itemObject) truncated() []string {
 	return t
 }
 
-// apply sets agent-supplied members, each string cut to bound bytes,
-// merging cut paths into "truncated". Common members the host owns cannot
-// be overridden.
-func (o itemObject) apply(fields map[string]any, bound int) {
-	var cut []string
+// apply sets agent-supplied members, each string cut to its bound (and
+// the item's whole text, which only its textMember holds, to
+// textWireBound), merging cut paths into "truncated". Common members the
+// host owns cannot be overridden.
+func (o itemObject) apply(fields map[string]any, b fieldBounds) {
+	c := &fieldCutter{kind: o.kind(), bounds: b, wireRoom: textWireBound - 2} // 2: an array's brackets
 	for k, v := range fields {
 		switch k {
 		case "itemId", "kind", "turnId", "revision", "recordedAt", "position", "truncated":
 			continue
 		}
-		o.set(k, boundValue(k, v, bound, &cut))
+		o.set(k, c.value(k, v))
 	}
-	o.addTruncated(cut...)
+	o.addTruncated(c.cut...)
+}
+
+// kind is the item's kind ("" when it has none).
+func (o itemObject) kind() string {
+	var k string
+	_ = json.Unmarshal(o["kind"], &k)
+	return k
 }
 
 func (o itemObject) addTruncated(paths ...string) {

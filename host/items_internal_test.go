@@ -21,18 +21,18 @@ func TestCutUTF8KeepsAValidPrefix(t *testing.T) {
 	})
 }
 
-func TestBoundValueCutsEveryStringAndNamesIt(t *testing.T) {
+func TestFieldCutterCutsEveryStringAndNamesIt(t *testing.T) {
 	long := string(make([]byte, FieldBound+10))
-	var cut []string
-	v := boundValue("x", map[string]any{"a": long, "b": []string{"short", long}, "c": 3}, FieldBound, &cut)
+	c := &fieldCutter{kind: "toolCall", bounds: boundsFor(0), wireRoom: textWireBound}
+	v := c.value("x", map[string]any{"a": long, "b": []string{"short", long}, "c": 3})
 	m := v.(map[string]any)
 	if len(m["a"].(string)) != FieldBound || len(m["b"].([]any)[1].(string)) != FieldBound || m["c"] != 3 {
 		t.Fatalf("bounded value %v", m)
 	}
-	if len(cut) != 2 {
-		t.Fatalf("cut paths %v", cut)
+	if len(c.cut) != 2 {
+		t.Fatalf("cut paths %v", c.cut)
 	}
-	for _, p := range cut {
+	for _, p := range c.cut {
 		if p != "x.a" && p != "x.b.1" {
 			t.Fatalf("cut path %q", p)
 		}

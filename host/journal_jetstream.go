@@ -212,13 +212,13 @@ type sessionLog struct {
 	// been stored (resolveUncertain).
 	uncertain bool
 	forks     forkLog // commits of a second writer's chain, skipped
-	// evRefs are the commits holding events, in order, and streamAts the
+	// evRefs are the commits holding events, in order, and streamRefs the
 	// commits recording streamed deltas since the last drop; both cover
 	// the subject up to refsTo.
-	evRefs    []commitRef
-	streamAts []uint64
-	refsTo    uint64
-	partial   []commitRef // parts of a split commit still unfinished
+	evRefs     []commitRef
+	streamRefs []commitRef
+	refsTo     uint64
+	partial    []commitRef // parts of a split commit still unfinished
 }
 
 func (j *jsJournal) log(sid string) *sessionLog {
@@ -293,7 +293,7 @@ func (l *sessionLog) index(ref commitRef) {
 		if ref.part < ref.parts {
 			return
 		}
-		for _, p := range l.partial {
+		for _, p := range joinPieces(l.partial) {
 			l.add(p)
 		}
 		l.partial = l.partial[:0]
@@ -312,10 +312,10 @@ func (l *sessionLog) add(ref commitRef) {
 		return
 	}
 	if ref.drop {
-		l.streamAts = nil
+		l.streamRefs = nil
 	}
 	if ref.streams {
-		l.streamAts = append(l.streamAts, ref.at)
+		l.streamRefs = append(l.streamRefs, ref)
 	}
 	if ref.last > 0 {
 		l.evRefs = append(l.evRefs, ref)

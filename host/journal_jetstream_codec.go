@@ -36,6 +36,8 @@ const (
 	hdrDrop     = "Lookout-Drop"      // "1": forgets every streamed delta before it
 	hdrPart     = "Lookout-Part"      // i of a commit split in Lookout-Parts messages
 	hdrParts    = "Lookout-Parts"
+	hdrPiece    = "Lookout-Piece"  // k of a part stored in Lookout-Pieces messages
+	hdrPieces   = "Lookout-Pieces" // (journal_jetstream_pieces.go)
 	hdrWriter   = "Lookout-Writer" // the writing journal: host id (fleet) and a tag of its run
 	hdrClaim    = "Lookout-Claim"  // "1": a writer takes the session over here
 )
@@ -183,10 +185,12 @@ func decodeCommit(b []byte) (commit, error) {
 // Lookout seqs it holds, and whether it touches streamed deltas.
 type commitRef struct {
 	at            uint64 // stream sequence
+	end           uint64 // stream sequence of its last piece; at for one message
 	first, last   int64  // event seqs; 0 when the commit holds none
 	count         int64  // events it holds
 	streams, drop bool
 	part, parts   int    // of a split commit; 0 when it is one message
+	piece, pieces int    // of a part stored in pieces; 0 when it is whole
 	writer        string // Lookout-Writer; "" in journals that predate it
 	claim         bool
 }
@@ -199,7 +203,7 @@ type tailState struct {
 
 // refOf reads a commit's headers.
 func refOf(at uint64, h nats.Header) (commitRef, tailState, error) {
-	ref := commitRef{at: at, streams: h.Get(hdrStreams) == "1", drop: h.Get(hdrDrop) == "1",
+	ref := commitRef{at: at, end: at, streams: h.Get(hdrStreams) == "1", drop: h.Get(hdrDrop) == "1",
 		writer: h.Get(hdrWriter), claim: h.Get(hdrClaim) == "1"}
 	t := tailState{at: at}
 	var err error
@@ -219,6 +223,7 @@ func refOf(at uint64, h nats.Header) (commitRef, tailState, error) {
 		ref.count = max(ref.count, 1)
 	}
 	ref.part, ref.parts = int(num(hdrPart)), int(num(hdrParts))
+	ref.piece, ref.pieces = int(num(hdrPiece)), int(num(hdrPieces))
 	t.high, t.lease = num(hdrHighSeq), num(hdrLease)
 	return ref, t, err
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // refs brings l's commit refs up to the subject's tail and returns them.
-func (j *jsJournal) refs(ctx context.Context, sid string) (ev []commitRef, streams []uint64, high int64, err error) {
+func (j *jsJournal) refs(ctx context.Context, sid string) (ev, streams []commitRef, high int64, err error) {
 	l := j.log(sid)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -40,7 +40,7 @@ func (j *jsJournal) refs(ctx context.Context, sid string) (ev []commitRef, strea
 		l.tail.high = max(l.tail.high, l.evRefs[n-1].last)
 	}
 	// Appends only add to the slices: clipping them makes the copies safe.
-	return slices.Clip(l.evRefs), slices.Clip(l.streamAts), l.tail.high, nil
+	return slices.Clip(l.evRefs), slices.Clip(l.streamRefs), l.tail.high, nil
 }
 
 func (j *jsJournal) readAfter(sid string, after, upto int64, limit, maxBytes int) ([]journalEvent, bool, error) {
@@ -86,11 +86,17 @@ func (j *jsJournal) readAfter(sid string, after, upto int64, limit, maxBytes int
 	return out, more, err
 }
 
-// readCommit reads and decodes the commit stored at stream sequence at.
+// readCommit reads and decodes the commit ref names on sid's subject.
 // The caller knows the message exists (a ref named it), so "not found"
 // is a replica that has not caught up yet, and is asked again for a
 // while before it counts.
-func (j *jsJournal) readCommit(ctx context.Context, at uint64) (commit, error) {
+func (j *jsJournal) readCommit(ctx context.Context, sid string, ref commitRef) (commit, error) {
+	if ref.pieced() {
+		var c commit
+		err := j.readCommits(ctx, sid, []commitRef{ref}, func(got commit) error { c = got; return nil })
+		return c, err
+	}
+	at := ref.at
 	var m *jetstream.RawStreamMsg
 	lagUntil := time.Now().Add(replicaLagWait)
 	err := retrying(ctx, func(ctx context.Context) (err error) {
@@ -127,18 +133,18 @@ func (j *jsJournal) readSeqs(sid string, seqs []int64) ([]journalEvent, error) {
 		return nil, err
 	}
 	want := map[int64]bool{}
-	var ats []uint64
+	var hold []commitRef
 	for _, q := range seqs {
 		i := sort.Search(len(refs), func(i int) bool { return refs[i].last >= q })
 		if i < len(refs) && refs[i].first <= q {
 			want[q] = true
-			ats = append(ats, refs[i].at)
+			hold = append(hold, refs[i])
 		}
 	}
-	slices.Sort(ats)
+	slices.SortFunc(hold, func(a, b commitRef) int { return cmp.Compare(a.at, b.at) })
 	var out []journalEvent
-	for _, at := range slices.Compact(ats) {
-		c, err := j.readCommit(ctx, at)
+	for _, ref := range slices.CompactFunc(hold, func(a, b commitRef) bool { return a.at == b.at }) {
+		c, err := j.readCommit(ctx, sid, ref)
 		if err != nil {
 			return nil, err
 		}
@@ -182,13 +188,13 @@ func (j *jsJournal) scan(sid string, fn func(journalEvent) error) error {
 func (j *jsJournal) streams(sid string) ([]streamRecord, error) {
 	ctx, cancel := j.opContext()
 	defer cancel()
-	_, ats, _, err := j.refs(ctx, sid)
-	if err != nil || len(ats) == 0 {
+	_, srefs, _, err := j.refs(ctx, sid)
+	if err != nil || len(srefs) == 0 {
 		return nil, err
 	}
 	var recs []streamRecord
-	for _, at := range ats {
-		c, err := j.readCommit(ctx, at)
+	for _, ref := range srefs {
+		c, err := j.readCommit(ctx, sid, ref)
 		if err != nil {
 			return nil, err
 		}
@@ -209,27 +215,34 @@ func (j *jsJournal) streams(sid string) ([]streamRecord, error) {
 func (j *jsJournal) dropStreams(sid string) error {
 	ctx, cancel := j.opContext()
 	defer cancel()
-	_, ats, _, err := j.refs(ctx, sid)
-	if err != nil || len(ats) == 0 {
+	_, srefs, _, err := j.refs(ctx, sid)
+	if err != nil || len(srefs) == 0 {
 		return err
 	}
 	return j.write(sid, commit{}, 0, commitMarks{drop: true})
 }
 
-// readCommits decodes the commits refs name, in order. Other messages
-// between them on the subject (parts of a commit a dead writer left
-// unfinished) are skipped.
+// readCommits decodes the commits refs name, in order, joining the
+// pieces of one stored in pieces. Other messages between them on the
+// subject (parts of a commit a dead writer left unfinished) are skipped.
 func (j *jsJournal) readCommits(ctx context.Context, sid string, refs []commitRef, fn func(commit) error) error {
 	if len(refs) == 0 {
 		return nil
 	}
 	next := 0
-	return j.directRange(ctx, j.subject(sid), refs[0].at, refs[len(refs)-1].at, len(refs), func(at uint64, _ nats.Header, data []byte) error {
-		for next < len(refs) && refs[next].at < at {
-			next++
+	var joined []byte
+	return j.directRange(ctx, j.subject(sid), refs[0].at, refs[len(refs)-1].end, len(refs), func(at uint64, _ nats.Header, data []byte) error {
+		for next < len(refs) && refs[next].end < at {
+			next, joined = next+1, nil
 		}
-		if next == len(refs) || refs[next].at != at {
+		if next == len(refs) || at < refs[next].at {
 			return nil
+		}
+		if refs[next].pieced() {
+			if joined = append(joined, data...); at < refs[next].end {
+				return nil
+			}
+			data = joined
 		}
 		c, err := decodeCommit(data)
 		if err != nil {

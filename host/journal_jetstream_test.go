@@ -74,10 +74,10 @@ func TestJetStreamTwoWritersExpectingOneMessage(t *testing.T) {
 	expect := a.log("s1").tail.at
 	c := commit{events: []journalEvent{ev(2)}}
 	ref := commitRef{first: 2, last: 2, count: 1}
-	if _, err := a.publishCommit(ctx, "s1", expect, c, ref, 2, 0); err != nil {
+	if _, err := a.publishCommit(ctx, "s1", expect, c.encode(), ref, 2, 0); err != nil {
 		t.Fatal(err)
 	}
-	_, err := b.publishCommit(ctx, "s1", expect, c, ref, 2, 0)
+	_, err := b.publishCommit(ctx, "s1", expect, c.encode(), ref, 2, 0)
 	if !errors.Is(err, errJournalNotWriter) {
 		t.Fatalf("b's commit expecting the message a already followed: %v, want errJournalNotWriter", err)
 	}
@@ -173,7 +173,7 @@ func TestJetStreamUnfinishedSplitCommitIsSkipped(t *testing.T) {
 	l := j.log("s1")
 	l.mu.Lock()
 	ctx, cancel := j.opContext()
-	at, err := j.publishCommit(ctx, "s1", l.tail.at, commit{events: []journalEvent{ev(22)}},
+	at, err := j.publishCommit(ctx, "s1", l.tail.at, (&commit{events: []journalEvent{ev(22)}}).encode(),
 		commitRef{first: 22, last: 22, part: 1, parts: 2}, 21, 0)
 	cancel()
 	l.mu.Unlock()
@@ -218,7 +218,7 @@ func TestJetStreamForkedJournalReadsOneChain(t *testing.T) {
 		high = max(high, c.seqs[len(c.seqs)-1])
 		ref := commitRef{first: c.seqs[0], last: c.seqs[len(c.seqs)-1], count: int64(len(c.seqs)), writer: c.writer}
 		var err error
-		if at, err = w.publishCommit(ctx, "s1", at, commit{events: evs}, ref, c.seqs[len(c.seqs)-1], 8192); err != nil {
+		if at, err = w.publishCommit(ctx, "s1", at, (&commit{events: evs}).encode(), ref, c.seqs[len(c.seqs)-1], 8192); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -298,7 +298,7 @@ func TestJetStreamCommitStoredDespiteAFailedPublish(t *testing.T) {
 	l := j.log("s1")
 	l.mu.Lock()
 	ctx, cancel := j.opContext()
-	_, err := j.publishCommit(ctx, "s1", l.tail.at, commit{events: []journalEvent{ev(2)}}, commitRef{first: 2, last: 2, count: 1, writer: j.writer}, 2, 0)
+	_, err := j.publishCommit(ctx, "s1", l.tail.at, (&commit{events: []journalEvent{ev(2)}}).encode(), commitRef{first: 2, last: 2, count: 1, writer: j.writer}, 2, 0)
 	cancel()
 	l.uncertain = true
 	l.mu.Unlock()
@@ -350,7 +350,7 @@ func TestJetStreamReadCommitWaitsForALaggingReplica(t *testing.T) {
 	go func() {
 		ctx, cancel := j.opContext()
 		defer cancel()
-		c, err := j.readCommit(ctx, next)
+		c, err := j.readCommit(ctx, "s1", commitRef{at: next, end: next})
 		if err == nil && (len(c.events) != 1 || c.events[0].Seq != 2) {
 			err = errors.New("read the wrong commit")
 		}

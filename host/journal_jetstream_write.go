@@ -15,9 +15,10 @@ import (
 )
 
 // jsPartBytes is the most record bytes one commit message holds: a bigger
-// append is split (Lookout-Part i of Lookout-Parts), which keeps messages
-// under NATS's payload limit and a page read from reading much more than
-// the page.
+// append is split (Lookout-Part i of Lookout-Parts), and a record bigger
+// than it is stored in pieces (journal_jetstream_pieces.go), which keeps
+// messages under NATS's payload limit and a page read from reading much
+// more than the page.
 const jsPartBytes = 128 << 10
 
 func (j *jsJournal) append(sid string, evs []journalEvent, streamed []streamRecord, completed []string, lease int64) error {
@@ -124,20 +125,24 @@ func (j *jsJournal) write(sid string, c commit, lease int64, marks commitMarks) 
 	if len(c.events)+len(c.streamed)+len(c.completed) == 0 && marks == (commitMarks{}) && lease == before.lease {
 		return nil // nothing to store (or stored already)
 	}
-	parts := c.split(min(jsPartBytes, int(j.nc.MaxPayload())/2))
-	for i, p := range parts {
-		ref := commitRef{streams: len(p.streamed)+len(p.completed) > 0, drop: marks.drop, claim: marks.claim, writer: j.writer}
-		if len(parts) > 1 {
-			ref.part, ref.parts = i+1, len(parts)
+	budget := min(jsPartBytes, int(j.nc.MaxPayload())/2)
+	msgs := commitMessages(c.split(budget), budget)
+	for i, m := range msgs {
+		ref := commitRef{drop: marks.drop, claim: marks.claim, writer: j.writer, piece: m.piece, pieces: m.pieces}
+		if len(msgs) > 1 {
+			ref.part, ref.parts = i+1, len(msgs)
+		}
+		if p := m.part; m.ends {
+			ref.streams = len(p.streamed)+len(p.completed) > 0
+			if n := len(p.events); n > 0 {
+				ref.first, ref.last, ref.count = p.events[0].Seq, p.events[n-1].Seq, int64(n)
+			}
 		}
 		high := before.high
-		if n := len(p.events); n > 0 {
-			ref.first, ref.last, ref.count = p.events[0].Seq, p.events[n-1].Seq, int64(n)
-		}
-		if i == len(parts)-1 && len(c.events) > 0 {
+		if i == len(msgs)-1 && len(c.events) > 0 {
 			high = max(high, c.events[len(c.events)-1].Seq)
 		}
-		at, err := j.publishCommit(ctx, sid, l.tail.at, p, ref, high, lease)
+		at, err := j.publishCommit(ctx, sid, l.tail.at, m.body, ref, high, lease)
 		if err != nil {
 			if errors.Is(err, errJournalNotWriter) {
 				l.owned, l.fenced = false, true
@@ -146,7 +151,7 @@ func (j *jsJournal) write(sid string, c commit, lease int64, marks commitMarks) 
 			}
 			return err
 		}
-		ref.at = at
+		ref.at, ref.end = at, at
 		if l.refsTo == l.tail.at {
 			l.index(ref) // the refs stay complete
 		}
@@ -156,9 +161,10 @@ func (j *jsJournal) write(sid string, c commit, lease int64, marks commitMarks) 
 	return nil
 }
 
-// publishCommit sends one commit message after the subject's message at
-// expect and returns its stream sequence.
-func (j *jsJournal) publishCommit(ctx context.Context, sid string, expect uint64, c commit, ref commitRef, high, lease int64) (uint64, error) {
+// publishCommit sends one commit message, body (an encoded commit or a
+// piece of one), after the subject's message at expect and returns its
+// stream sequence.
+func (j *jsJournal) publishCommit(ctx context.Context, sid string, expect uint64, body []byte, ref commitRef, high, lease int64) (uint64, error) {
 	msg := nats.NewMsg(j.subject(sid))
 	msg.Header.Set(hdrFormat, strconv.Itoa(int(commitFormat)))
 	if ref.last > 0 {
@@ -178,13 +184,17 @@ func (j *jsJournal) publishCommit(ctx context.Context, sid string, expect uint64
 		msg.Header.Set(hdrPart, strconv.Itoa(ref.part))
 		msg.Header.Set(hdrParts, strconv.Itoa(ref.parts))
 	}
+	if ref.pieces > 1 {
+		msg.Header.Set(hdrPiece, strconv.Itoa(ref.piece))
+		msg.Header.Set(hdrPieces, strconv.Itoa(ref.pieces))
+	}
 	if ref.writer != "" {
 		msg.Header.Set(hdrWriter, ref.writer)
 	}
 	if ref.claim {
 		msg.Header.Set(hdrClaim, "1")
 	}
-	msg.Data = c.encode()
+	msg.Data = body
 	// The id is this writer's own: JetStream deduplicates by id before it
 	// checks the expected sequence, so two writers expecting the same
 	// message with one id would each be told their commit was stored.

@@ -262,6 +262,51 @@ var journalCases = []struct {
 			t.Fatalf("lastSeq = %d, %v", n, err)
 		}
 	}},
+	{name: "records bigger than a message read back whole, after a reopen too", durableOnly: true, run: func(t *testing.T, b journalBackend, j journal) {
+		// An item/completed holding a whole 1 MiB answer of control
+		// characters is 3 MiB of JSON: past NATS's default 1 MiB payload.
+		big := func(seq int64, n int) journalEvent {
+			return journalEvent{Seq: seq, Method: "item/completed", Params: fmt.Appendf(nil, `{"seq":%d,"text":%q}`, seq, strings.Repeat("\x01", n))}
+		}
+		for _, c := range [][]journalEvent{{ev(1)}, {big(2, 512<<10)}, {ev(3), big(4, 200<<10), ev(5)}, {ev(6)}} {
+			if err := j.append("s1", c, nil, nil, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		delta := streamRecord{Seq: 7, ItemID: "open", Params: []byte(strings.Repeat("d", 1500<<10))}
+		if err := j.append("s1", nil, []streamRecord{delta}, nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		want := []journalEvent{ev(1), big(2, 512<<10), ev(3), big(4, 200<<10), ev(5), ev(6)}
+		same := func(a, b journalEvent) bool {
+			return a.Seq == b.Seq && a.Method == b.Method && string(a.Params) == string(b.Params)
+		}
+		for round := range 2 {
+			if round == 1 {
+				j = b.reopen(t, j)
+			}
+			got, more, err := j.readAfter("s1", 0, 100, 100, 1<<30)
+			if err != nil || more || !slices.EqualFunc(got, want, same) {
+				t.Fatalf("round %d: readAfter = %v (more %v), %v", round, seqsOf(got), more, err)
+			}
+			if got, _, err := j.readAfter("s1", 1, 100, 1, 1<<30); err != nil || len(got) != 1 || !same(got[0], want[1]) {
+				t.Fatalf("round %d: a page of the big event alone = %v, %v", round, seqsOf(got), err)
+			}
+			if got, err := j.readSeqs("s1", []int64{4, 2, 6}); err != nil || !slices.EqualFunc(got, []journalEvent{want[1], want[3], want[5]}, same) {
+				t.Fatalf("round %d: readSeqs = %v, %v", round, seqsOf(got), err)
+			}
+			var scanned []journalEvent
+			if err := j.scan("s1", func(e journalEvent) error { scanned = append(scanned, e); return nil }); err != nil || !slices.EqualFunc(scanned, want, same) {
+				t.Fatalf("round %d: scan = %v, %v", round, seqsOf(scanned), err)
+			}
+			if st, err := j.streams("s1"); err != nil || len(st) != 1 || string(st[0].Params) != string(delta.Params) {
+				t.Fatalf("round %d: streams = %d records, %v", round, len(st), err)
+			}
+			if n, err := j.lastSeq("s1"); n != 6 || err != nil {
+				t.Fatalf("round %d: lastSeq = %d, %v", round, n, err)
+			}
+		}
+	}},
 	{name: "rejections keep the first reason, oldest first, and forget", run: func(t *testing.T, _ journalBackend, j journal) {
 		for _, r := range []rejection{{"c1", "empty"}, {"c2", "tooLong"}, {"c1", "other"}, {"c:3 x", "odd id"}} {
 			if err := j.reject("s1", r.CommandID, r.Reason); err != nil {

@@ -37,7 +37,7 @@ func BenchmarkSessionMemory100k(b *testing.B) {
 		for i := range items {
 			s.mu.Lock()
 			o := newItemObject(newID(), model.KindAgentMessage, "turn", model.StatusCompleted, s.seq+1)
-			o.apply(map[string]any{"text": "a durable event of ordinary size, about one line of text"}, FieldBound)
+			o.apply(map[string]any{"text": "a durable event of ordinary size, about one line of text"}, boundsFor(0))
 			_, err := s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()})
 			s.mu.Unlock()
 			if err != nil {

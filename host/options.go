@@ -2,11 +2,9 @@ package host
 
 import (
 	"log/slog"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/adrg/xdg"
+	"github.com/lookout-sh/lookout/internal/datadir"
 )
 
 // Defaults and bounds of the reference host. They are part of its documented
@@ -17,9 +15,15 @@ const (
 	DefaultAddr = "127.0.0.1:7777"
 	// WSPath is the WebSocket endpoint.
 	WSPath = "/v1/ws"
-	// FieldBound is the largest string field an item may carry, in bytes.
-	// Longer values are cut on a UTF-8 boundary and listed in "truncated".
+	// FieldBound is the largest string an item may carry, in bytes, but
+	// for whole text (TextBound). Longer values are cut on a UTF-8
+	// boundary and listed in "truncated".
 	FieldBound = 64 << 10
+	// TextBound is the largest whole text an item may carry, in bytes: an
+	// agent message's text, each reasoning summary part (wholeText). It is
+	// the client's own field bound, so a client never cuts what this host
+	// sends.
+	TextBound = 1 << 20
 	// MaxFrameBytes is the largest frame the host reads; a bigger one closes
 	// the connection with 1009.
 	MaxFrameBytes = 4 << 20
@@ -147,11 +151,11 @@ type Options struct {
 	// loopback.
 	TLSCert, TLSKey string
 	// FieldBound, when positive, replaces the package's FieldBound as the
-	// largest string field (prompt, streamed text, agent-supplied member)
-	// the host's items carry. Only benchmark hosts raise it (lookout serve
-	// --bench-stream streams a 200 KB answer whole, and so does lookout
-	// --agent with its hidden --field-bound in the agent-stack benchmark);
-	// 0 means FieldBound.
+	// largest string (prompt, tool output, agent-supplied member) the
+	// host's items carry, and raises TextBound to it when it is larger
+	// (it never lowers the whole-text bound). Only benchmark hosts raise
+	// it (lookout serve --bench-stream holds its file whole); 0 means
+	// FieldBound.
 	FieldBound int
 	// SyncFull makes every journal commit wait for fsync (SQLite
 	// synchronous=FULL). By default commits survive a process crash
@@ -189,46 +193,25 @@ type Options struct {
 	ReplicaIdle time.Duration
 }
 
-// fieldBound is the host's effective field bound (Options.FieldBound or
-// FieldBound).
-func (h *Host) fieldBound() int {
-	if h.opts.FieldBound > 0 {
-		return h.opts.FieldBound
-	}
-	return FieldBound
-}
+// bounds are the host's bounds of an item's strings (boundsFor).
+func (h *Host) bounds() fieldBounds { return boundsFor(h.opts.FieldBound) }
 
 // DefaultDataDir is the data directory of a host started without one:
 // "$XDG_STATE_HOME/lookout" (on Linux usually ~/.local/state/lookout).
-func DefaultDataDir() string { return filepath.Join(xdg.StateHome, "lookout") }
+func DefaultDataDir() string { return datadir.Default() }
 
 // AgentDataDir is the default data directory of a host running the named
 // agent: DefaultDataDir for the demo agent, and a directory of its own
-// below it for each real agent, so that one agent's sessions never open
-// in another's host.
-func AgentDataDir(agent string) string {
-	if agent == "" || agent == "demo" {
-		return DefaultDataDir()
-	}
-	return filepath.Join(DefaultDataDir(), "agents", agent)
-}
+// below it for each real agent.
+func AgentDataDir(agent string) string { return datadir.ForAgent(agent) }
 
 // LocalDataDirs lists the default data directories of every agent's host
 // on this machine that exist: DefaultDataDir first.
-func LocalDataDirs() []string {
-	dirs := []string{DefaultDataDir()}
-	entries, _ := os.ReadDir(filepath.Join(DefaultDataDir(), "agents"))
-	for _, e := range entries {
-		if e.IsDir() {
-			dirs = append(dirs, filepath.Join(DefaultDataDir(), "agents", e.Name()))
-		}
-	}
-	return dirs
-}
+func LocalDataDirs() []string { return datadir.Local() }
 
 // TokenPath is the file, inside dataDir, where a host keeps its bearer
 // token (mode 0600). Clients on the same machine read the token from it.
-func TokenPath(dataDir string) string { return filepath.Join(dataDir, "token") }
+func TokenPath(dataDir string) string { return datadir.Token(dataDir) }
 
 // JournalPath is the SQLite journal of a durable host in dataDir.
-func JournalPath(dataDir string) string { return filepath.Join(dataDir, "journal.db") }
+func JournalPath(dataDir string) string { return datadir.Journal(dataDir) }

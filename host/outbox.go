@@ -26,29 +26,51 @@ func (s *session) emitLocked(method string, fields map[string]any) (int64, error
 		return 0, err
 	}
 	ev, err := model.DecodeNotification(method, params)
-	if err == nil {
-		err = s.state.Apply(ev)
-	}
 	if err != nil {
-		// The host's own fold refuses the event (an agent asked for
-		// something the protocol does not allow): nothing is emitted, and
-		// the fold is unchanged.
-		s.h.log.Error("refusing an event the fold refuses", "session", s.id, "method", method, "err", err)
-		return 0, fmt.Errorf("event refused by the fold: %w", err)
+		return 0, s.refuseLocked(method, err)
 	}
-	s.seq = seq
+	return seq, s.emitEventLocked(ev)
+}
+
+// emitDeltaLocked is emitLocked for an item/delta, the event an agent
+// streams thousands of a second: built as the Event and its params at
+// once, with no round trip through JSON.
+func (s *session) emitDeltaLocked(itemID, field, text string) (int64, error) {
+	if s.deposed {
+		return 0, errDeposed
+	}
+	ev := &model.Event{Method: model.MethodItemDelta, SessionID: s.id, Seq: s.seq + 1, ItemID: itemID, Field: field, Delta: text, QueuePos: -1}
+	ev.Params = deltaParams(ev)
+	return ev.Seq, s.emitEventLocked(ev)
+}
+
+// emitEventLocked folds ev, the session's next event, and puts it in the
+// outbox; a fold that refuses it emits nothing.
+func (s *session) emitEventLocked(ev *model.Event) error {
+	if err := s.state.Apply(ev); err != nil {
+		return s.refuseLocked(ev.Method, err)
+	}
+	s.seq = ev.Seq
 	s.updatedAt = time.Now()
 	s.indexLocked(ev)
-	if isFullObject(method) {
+	if isFullObject(ev.Method) {
 		s.maybeCompactLocked()
 	}
-	s.outbox = append(s.outbox, pendingEvent{je: journalEvent{Seq: seq, Method: method, Params: params}, durable: durable, ev: ev})
+	s.outbox = append(s.outbox, pendingEvent{je: journalEvent{Seq: ev.Seq, Method: ev.Method, Params: ev.Params}, durable: ev.Durable, ev: ev})
 	if !s.flushScheduled {
 		s.flushScheduled = true
 		s.h.flushes.Add(1)
 		go s.flushAsync()
 	}
-	return seq, nil
+	return nil
+}
+
+// refuseLocked is the error of an event the host's own fold refuses (an
+// agent asked for something the protocol does not allow): nothing is
+// emitted, and the fold is unchanged.
+func (s *session) refuseLocked(method string, err error) error {
+	s.h.log.Error("refusing an event the fold refuses", "session", s.id, "method", method, "err", err)
+	return fmt.Errorf("event refused by the fold: %w", err)
 }
 
 // pendingEvent is an emitted event waiting for its commit.
@@ -126,7 +148,7 @@ func (s *session) takeOutboxLocked() ([]pendingEvent, []*conn) {
 // to subs. The caller holds fmu but not mu: batches commit and go out in
 // emission order.
 func (s *session) commitAndSend(batch []pendingEvent, subs []*conn) error {
-	if err := s.commit(batch); err != nil {
+	if err := s.commit(batch, false); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -139,7 +161,7 @@ func (s *session) commitAndSend(batch []pendingEvent, subs []*conn) error {
 
 // commitAndSendLocked is commitAndSend for a caller holding fmu and mu.
 func (s *session) commitAndSendLocked(batch []pendingEvent, subs []*conn) error {
-	if err := s.commit(batch); err != nil {
+	if err := s.commit(batch, true); err != nil {
 		return err
 	}
 	s.markSentLocked(batch)
@@ -149,18 +171,21 @@ func (s *session) commitAndSendLocked(batch []pendingEvent, subs []*conn) error 
 }
 
 // commit journals a batch's durable events (and, when the batch passes the
-// seq lease, a new lease) in one commit. The caller holds fmu.
-func (s *session) commit(batch []pendingEvent) error {
-	if len(batch) == 0 {
+// seq lease, a new lease) in one commit, with the streamed deltas gathered
+// so far (streamrec.go). A batch of deltas alone is not committed: its
+// deltas are recorded by the next commit, at most StreamRecordInterval
+// later; all records them now (a flush, a checkpoint). The caller holds
+// fmu.
+func (s *session) commit(batch []pendingEvent, all bool) error {
+	if len(batch) == 0 && !all {
 		return nil
 	}
-	last := batch[len(batch)-1].je.Seq
 	var lease int64
-	if last > s.lease {
-		lease = last + leaseBlock
+	if n := len(batch); n > 0 && batch[n-1].je.Seq > s.lease {
+		lease = batch[n-1].je.Seq + leaseBlock
 	}
+	durable := s.h.j.durable()
 	var durables []journalEvent
-	var streamed []streamRecord
 	var completed []string
 	for _, p := range batch {
 		switch {
@@ -169,12 +194,18 @@ func (s *session) commit(batch []pendingEvent) error {
 			if p.je.Method == model.MethodItemCompleted {
 				completed = append(completed, p.ev.Item.ID)
 			}
-		case p.je.Method == model.MethodItemDelta && s.h.j.durable():
-			streamed = append(streamed, streamRecord{Seq: p.je.Seq, ItemID: p.ev.ItemID, Params: p.je.Params})
+			s.streams.seal()
+		case p.je.Method == model.MethodItemDelta && durable:
+			s.streams.add(p.je.Seq, p.ev)
 		}
 	}
-	if !s.h.j.durable() {
+	if !durable {
 		completed = nil
+	}
+	var streamed []streamRecord
+	recording := len(durables) > 0 || lease > 0 || all
+	if recording {
+		streamed = s.streams.records(s.id, completed)
 	}
 	var err error
 	switch {
@@ -182,6 +213,9 @@ func (s *session) commit(batch []pendingEvent) error {
 		err = s.h.j.append(s.id, durables, streamed, completed, lease)
 	case lease > 0:
 		err = s.h.j.setLease(s.id, lease)
+	default:
+		s.scheduleStreamRecordLocked()
+		return nil
 	}
 	if err != nil && errors.Is(err, errJournalNotWriter) && s.h.fleet() != nil {
 		// Another fleet host claimed the session: this one steps down
@@ -192,6 +226,9 @@ func (s *session) commit(batch []pendingEvent) error {
 	if err != nil {
 		s.h.health.failed(err)
 		return err
+	}
+	if recording {
+		s.streams.clear()
 	}
 	if s.h.health.err() != nil && (len(durables) > 0 || lease > 0) {
 		s.h.health.ok()

@@ -125,6 +125,16 @@ func TestDemoScenarios(t *testing.T) {
 	if title := st.View().Title(); title != "test" {
 		t.Fatalf("title %q", title)
 	}
+	// In a session of its own: a 1 MiB item fills a snapshot by itself.
+	t.Run("big answer is cut at the text bound", func(t *testing.T) {
+		sid, _, st := newSession(t, c)
+		runTurn(t, c, sid, st, "bigA", "big answer")
+		msgs := itemsOfKind(st, model.KindAgentMessage)
+		msg := msgs[len(msgs)-1]
+		if len(msg.Text()) != host.TextBound || !msg.Truncated("text") || !strings.HasPrefix(msg.Text(), "## A big answer") {
+			t.Fatalf("answer %d bytes, truncated %v", len(msg.Text()), msg.TruncatedFields())
+		}
+	})
 }
 
 func TestDemoSessionShowsEveryKind(t *testing.T) {

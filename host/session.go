@@ -36,8 +36,9 @@ type session struct {
 	// fmu serialises flushes (commit, then send) and is held by whoever
 	// must see everything emitted so far committed and sent (subscribe,
 	// before pages). Lock order: fmu, then mu.
-	fmu   sync.Mutex
-	lease int64 // persisted seq high-water mark; guarded by fmu
+	fmu     sync.Mutex
+	lease   int64        // persisted seq high-water mark; guarded by fmu
+	streams streamBuffer // deltas sent, not recorded yet (streamrec.go); guarded by fmu
 
 	mu             sync.Mutex
 	seq            int64 // last seq assigned

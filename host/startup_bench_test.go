@@ -26,7 +26,7 @@ func buildJournal(tb testing.TB, dir string, sessions, perSession int) {
 		for range perSession {
 			s.mu.Lock()
 			o := newItemObject(newID(), model.KindAgentMessage, "turn", model.StatusCompleted, s.seq+1)
-			o.apply(map[string]any{"text": "a durable event of ordinary size, about one line of text"}, FieldBound)
+			o.apply(map[string]any{"text": "a durable event of ordinary size, about one line of text"}, boundsFor(0))
 			_, err := s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()})
 			s.mu.Unlock()
 			if err != nil {

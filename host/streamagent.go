@@ -13,8 +13,9 @@ import (
 // consecutive deltas of Chunk bytes, then completes it. It keeps no state
 // beyond its fields and is safe for concurrent use.
 //
-// A Text longer than the host's field bound is cut like any other agent's
-// text; a benchmark host raises Options.FieldBound to hold it whole.
+// A Text longer than the host's text bound (TextBound) is cut like any
+// other agent's answer; a benchmark host raises Options.FieldBound to
+// hold a longer one whole.
 type StreamAgent struct {
 	// Text is the answer.
 	Text string

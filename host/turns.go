@@ -41,6 +41,9 @@ type turnRun struct {
 	items       []string // items this turn opened, in order
 	saidError   bool     // the turn holds an error item
 	done        chan struct{}
+	// textWire is the JSON the whole text of the turn's streaming items
+	// takes, by item id (textWireUsed).
+	textWire map[string]int
 }
 
 type approvalWait struct {
@@ -85,8 +88,8 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 	switch {
 	case text == "":
 		return nil, reject(rejectEmptyText, "rejected: the prompt is empty")
-	case len(text) > s.h.fieldBound():
-		return nil, reject(rejectTextTooLong, fmt.Sprintf("rejected: the prompt is longer than %d bytes", s.h.fieldBound()))
+	case len(text) > s.h.bounds().sliced:
+		return nil, reject(rejectTextTooLong, fmt.Sprintf("rejected: the prompt is longer than %d bytes", s.h.bounds().sliced))
 	}
 	cmd := &command{id: cid, turnID: newID(), text: text}
 	if s.active != nil || len(s.queue) > 0 {
@@ -143,7 +146,7 @@ func (s *session) launchLocked(qt *queuedTurn) error {
 	s.active = run
 	itemID := newID()
 	o := newItemObject(itemID, model.KindUserMessage, cmd.turnID, model.StatusCompleted, s.seq+1)
-	o.apply(map[string]any{"text": cmd.text, "commandId": cmd.id}, s.h.fieldBound())
+	o.apply(map[string]any{"text": cmd.text, "commandId": cmd.id}, s.h.bounds())
 	if _, err := s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()}); err == nil {
 		cmd.state, cmd.kind, cmd.itemID = "settled", "userMessage", itemID
 	}
@@ -254,7 +257,7 @@ func (s *session) completeItemLocked(id, status string, fields map[string]any) e
 	if err != nil {
 		return err
 	}
-	o.apply(fields, s.h.fieldBound())
+	o.apply(fields, s.h.bounds())
 	_, err = s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()})
 	return err
 }

@@ -53,6 +53,11 @@ type Event struct {
 	ItemID string // item/delta, approval/requested
 	Field  string // item/delta (default "text")
 	Delta  string // item/delta
+	// Cut is set by a client on an item/delta its fold cut at its own
+	// bound (State.DeltaCut), never on the wire: the item's cut as it
+	// stands after the delta. A State folding the delta marks its item
+	// cut the same way, so what a client's consumer folds says so too.
+	Cut *ItemCut
 
 	TurnID    string     // turn/*, approval/requested, warning
 	CommandID string     // turn/queued, turn/unqueued, turn/started

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"maps"
 	"strconv"
 )
 
@@ -201,6 +202,33 @@ func (it *Item) MarshalJSON() ([]byte, error) { return it.AppendJSON(nil), nil }
 
 // AppendJSON appends the canonical encoding of the item to dst.
 func (it *Item) AppendJSON(dst []byte) []byte { return appendCanonical(dst, it.fields) }
+
+// CutMember is the member AppendExportJSON adds to an item this client
+// cut at its own bound.
+const CutMember = "cutByLookout"
+
+// AppendExportJSON appends the item's canonical JSON, and for an item
+// this client cut at its own bound (Cut) a member CutMember saying what
+// was cut: {"fields": [...], "fieldBound": N} and "itemBound": N when
+// the item bound was reached. It is what `lookout export --format json`
+// writes of an item: never sent, and not part of a State's canonical
+// encoding.
+func (it *Item) AppendExportJSON(dst []byte) []byte {
+	if it.Cut == nil {
+		return it.AppendJSON(dst)
+	}
+	cut, err := json.Marshal(struct {
+		Fields     []string `json:"fields,omitempty"`
+		FieldBound int      `json:"fieldBound,omitempty"`
+		ItemBound  int      `json:"itemBound,omitempty"`
+	}{it.Cut.Fields, it.Cut.FieldBound, it.Cut.ItemBound})
+	if err != nil {
+		return it.AppendJSON(dst)
+	}
+	m := maps.Clone(it.fields)
+	m[CutMember] = json.RawMessage(cut)
+	return appendCanonical(dst, m)
+}
 
 // clone copies the item and its mutable field containers; strings and raw
 // values are shared (they are immutable or append-only).

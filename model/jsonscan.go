@@ -169,3 +169,8 @@ func KeyIs(raw []byte, name string) bool { return keyIs(raw, name) }
 // Unquote decodes a raw JSON string value from EachMember; ok is false
 // when raw is not a string.
 func Unquote(raw []byte) (string, bool) { return unquote(raw) }
+
+// ValidJSON reports whether d is one JSON value, as json.Valid does, in
+// about half its time (see validJSON): for input that EachMember then
+// reads, such as an agent's lines.
+func ValidJSON(d []byte) bool { return validJSON(d) }

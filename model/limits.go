@@ -45,6 +45,22 @@ type ItemCut struct {
 	ItemBound int
 }
 
+// mergeCuts is a cut holding both a's and b's (either may be nil).
+func mergeCuts(a, b *ItemCut) *ItemCut {
+	if a == nil {
+		return b
+	}
+	c := &ItemCut{FieldBound: max(a.FieldBound, b.FieldBound), ItemBound: max(a.ItemBound, b.ItemBound)}
+	c.Fields = slices.Clone(a.Fields)
+	for _, f := range b.Fields {
+		if !slices.Contains(c.Fields, f) {
+			c.Fields = append(c.Fields, f)
+		}
+	}
+	slices.Sort(c.Fields)
+	return c
+}
+
 // drops reports whether a delta for field falls past a bound already
 // reached: the item's, or the field's own.
 func (c *ItemCut) drops(field string) bool {

@@ -26,7 +26,8 @@ type State struct {
 	order       []*Item // by (Position, ID)
 	orderShared bool    // a View holds order[:len]: copy before rewriting in place
 	gen         uint64
-	deltaKept   int // DeltaKept
+	deltaKept   int      // DeltaKept
+	deltaCut    *ItemCut // DeltaCut
 
 	active    *ActiveTurn
 	queued    []QueuedTurn
@@ -125,6 +126,12 @@ func (s *State) Apply(ev *Event) error {
 // (the rest of a stream already cut). A consumer that prints deltas
 // prints only that much: what the fold keeps.
 func (s *State) DeltaKept() int { return s.deltaKept }
+
+// DeltaCut is the item's cut when the last item/delta Apply folded was
+// cut at a bound (the first delta of its field, or of the item, to be:
+// the rest are dropped), else nil. A client passes it on with the delta
+// (Event.Cut).
+func (s *State) DeltaCut() *ItemCut { return s.deltaCut }
 
 func (s *State) fold(ev *Event) *FoldError {
 	switch ev.Method {
@@ -255,7 +262,7 @@ func (s *State) applyDelta(ev *Event) *FoldError {
 	if !it.IsOpen() {
 		return &FoldError{Reason: TerminalItem, Method: ev.Method, ItemID: ev.ItemID, Field: ev.Field, Seq: ev.Seq, Detail: "delta for an item already " + it.Status}
 	}
-	s.deltaKept = 0
+	s.deltaKept, s.deltaCut = 0, nil
 	if it.Cut != nil && it.Cut.drops(ev.Field) {
 		return nil // the rest of a stream cut at the client's bound: dropped, reported when cut
 	}
@@ -273,6 +280,10 @@ func (s *State) applyDelta(ev *Event) *FoldError {
 	it.Version++
 	if b.cut != notCut {
 		s.noteCut(it, b.cut, ev)
+		s.deltaCut = it.Cut
+	}
+	if ev.Cut != nil {
+		it.Cut = mergeCuts(it.Cut, ev.Cut)
 	}
 	if s.limits.Bytes > 0 && s.held > s.limits.Bytes {
 		s.trim()

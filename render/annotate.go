@@ -24,22 +24,44 @@ const (
 // item held whole that ended normally.
 func annotationTexts(it *model.Item) []string {
 	var notes []string
-	for _, f := range hostCutFields(it) {
-		notes = append(notes, "⚠ "+f+" truncated by host")
+	for _, n := range HostCutNotes(it) {
+		notes = append(notes, "⚠ "+n)
 	}
-	if c := it.Cut; c != nil {
-		if len(c.Fields) > 0 {
-			notes = append(notes, "⚠ "+cutNote(c.Fields, c.FieldBound))
-		}
-		if c.ItemBound > 0 {
-			notes = append(notes, "⚠ "+cutNote(nil, c.ItemBound))
-		}
+	for _, n := range ClientCutNotes(it.Cut) {
+		notes = append(notes, "⚠ "+n)
 	}
 	switch {
 	case it.TerminalUnknown:
 		notes = append(notes, "⚠ "+noteTerminalUnknown)
 	case it.EndedBy() == "hostDeath":
 		notes = append(notes, "⚠ "+noteHostDeath)
+	}
+	return notes
+}
+
+// HostCutNotes say which fields of it the host cut at its bound, one
+// clean line each: "text truncated by host". The screen, the plain text
+// and lookout watch write them; nil for an item the host kept whole.
+func HostCutNotes(it *model.Item) []string {
+	var notes []string
+	for _, f := range hostCutFields(it) {
+		notes = append(notes, f+" truncated by host")
+	}
+	return notes
+}
+
+// ClientCutNotes say what this client cut at its own bound (c may be
+// nil): "text cut by Lookout at 1 MiB: ...", and the item bound's note.
+func ClientCutNotes(c *model.ItemCut) []string {
+	if c == nil {
+		return nil
+	}
+	var notes []string
+	if len(c.Fields) > 0 {
+		notes = append(notes, cutNote(c.Fields, c.FieldBound))
+	}
+	if c.ItemBound > 0 {
+		notes = append(notes, cutNote(nil, c.ItemBound))
 	}
 	return notes
 }

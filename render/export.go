@@ -113,7 +113,7 @@ func writeItemMarkdown(w io.Writer, it *model.Item) {
 		raw = []byte(readableJSON(string(raw)))
 		fmt.Fprintf(w, "## %s%s\n\n```json\n%s\n```\n", termtext.Line(it.Kind), status, termtext.JSON(raw))
 	}
-	if notes := plainNotes(it); notes != "" {
+	if notes := PlainNotes(it); notes != "" {
 		fmt.Fprintf(w, "%s\n", termtext.Text(notes[1:]))
 	}
 }

@@ -13,7 +13,7 @@ import (
 // styled: user and agent messages give their text as sent, reasoning its
 // summary parts, a tool call its command line, output and exit, an error
 // its message, and an unknown kind its kind, status and fields, then the
-// item's notes (plainNotes). A nil item gives "".
+// item's notes (PlainNotes). A nil item gives "".
 func (r *Renderer) Plain(it *model.Item) string { return plainText(it) }
 
 // plainText is Plain: the item's text, then its notes.
@@ -21,7 +21,7 @@ func plainText(it *model.Item) string {
 	if it == nil {
 		return ""
 	}
-	return plainBody(it) + plainNotes(it)
+	return plainBody(it) + PlainNotes(it)
 }
 
 // plainBody is the kind-specific part of Plain.
@@ -83,21 +83,17 @@ func plainBody(it *model.Item) string {
 	return b.String()
 }
 
-// plainNotes are what Plain and the markdown export add after an item's
-// text: a cut by Lookout, an end that is unknown or came with the host's
-// death, each as "\n\n[note]".
-func plainNotes(it *model.Item) string {
+// PlainNotes are what Plain, the markdown export and lookout send add
+// after an item's text: a cut by the host or by Lookout, an end that is
+// unknown or came with the host's death, each as "\n\n[note]"; "" for an
+// item held whole that ended normally.
+func PlainNotes(it *model.Item) string {
 	var b strings.Builder
-	for _, f := range hostCutFields(it) {
-		b.WriteString("\n\n[" + f + " truncated by host" + hostCutTail + "]")
+	for _, n := range HostCutNotes(it) {
+		b.WriteString("\n\n[" + n + hostCutTail + "]")
 	}
-	if c := it.Cut; c != nil {
-		if len(c.Fields) > 0 {
-			b.WriteString("\n\n[" + cutNote(c.Fields, c.FieldBound) + "]")
-		}
-		if c.ItemBound > 0 {
-			b.WriteString("\n\n[" + cutNote(nil, c.ItemBound) + "]")
-		}
+	for _, n := range ClientCutNotes(it.Cut) {
+		b.WriteString("\n\n[" + n + "]")
 	}
 	switch {
 	case it.TerminalUnknown:

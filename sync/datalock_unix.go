@@ -5,8 +5,9 @@ package sync
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"syscall"
+
+	"github.com/lookout-sh/lookout/internal/datadir"
 )
 
 // hostHoldsLock reports whether a host holds dir's lock (dir/lock, which a
@@ -14,7 +15,7 @@ import (
 // cannot be told. The probe takes a shared lock for an instant and
 // releases it.
 func hostHoldsLock(dir string) (held, known bool) {
-	f, err := os.Open(filepath.Join(dir, "lock"))
+	f, err := os.Open(datadir.Lock(dir))
 	if errors.Is(err, os.ErrNotExist) {
 		return false, true
 	}

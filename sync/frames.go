@@ -118,20 +118,20 @@ func (l *loopState) apply(ev *model.Event) {
 }
 
 // keptOf is ev as the fold kept it, for OnEvent: a delta whose text the
-// fold cut (or dropped whole, past its bounds) is passed on cut the same
-// way, or not at all; every other event as it is.
+// fold cut is passed on cut the same way and marked (Event.Cut), the
+// rest of a stream already cut not at all; every other event as it is.
 func keptOf(ev *model.Event, st *model.State) (*model.Event, bool) {
 	if ev.Method != model.MethodItemDelta {
 		return ev, true
 	}
-	kept := st.DeltaKept()
+	kept, cut := st.DeltaKept(), st.DeltaCut()
 	switch {
-	case kept == 0 && ev.Delta != "":
-		return nil, false
-	case kept >= len(ev.Delta):
+	case cut == nil && kept >= len(ev.Delta):
 		return ev, true
+	case cut == nil && kept == 0:
+		return nil, false
 	}
-	cut := *ev
-	cut.Delta = ev.Delta[:kept]
-	return &cut, true
+	c := *ev
+	c.Delta, c.Cut = ev.Delta[:kept], cut
+	return &c, true
 }

@@ -205,7 +205,8 @@ func TestHostileManyItemsStayBounded(t *testing.T) {
 
 // 7a: a host that streams 54 MB of deltas into one item. The field stops
 // at the client's bound, the item is marked cut, the cut is reported, and
-// the heap does not hold the stream.
+// the heap does not hold the stream. OnEvent sees the cut once, on the
+// delta that was cut, so a State folding what it sees is marked cut too.
 func TestHostileDeltaFloodIsCut(t *testing.T) {
 	chunk := strings.Repeat("0123456789abcdef", 256) // 4 KiB
 	const total = 54 << 20
@@ -223,14 +224,33 @@ func TestHostileDeltaFloodIsCut(t *testing.T) {
 	})
 	before := heapAfterGC()
 	var printed atomic.Int64 // what a watch would print: OnEvent's delta text
+	var mu gosync.Mutex
+	var marks []*model.ItemCut
+	seen := model.NewState("s1") // what an export folds
 	c := runClient(t, Options{URL: h.URL(), Token: "t", SessionID: "s1", Deltas: true, OnEvent: func(ev *model.Event) {
 		printed.Add(int64(len(ev.Delta)))
+		mu.Lock()
+		defer mu.Unlock()
+		if ev.Cut != nil {
+			marks = append(marks, ev.Cut)
+		}
+		if err := seen.Apply(ev); err != nil {
+			t.Errorf("folding what OnEvent saw: %v", err)
+		}
 	}})
 	s := waitFor(t, c.Client, "the flood folded", func(s Picture) bool { return s.View.Cursor == 1+total/int64(len(chunk)) })
 	it := s.View.ItemByID("flood")
 	if n := printed.Load(); n != int64(len(it.Text())) {
 		t.Fatalf("OnEvent saw %d bytes of delta text; the fold kept %d", n, len(it.Text()))
 	}
+	mu.Lock()
+	if len(marks) != 1 || marks[0].FieldBound != DefaultMaxFieldBytes || len(marks[0].Fields) != 1 || marks[0].Fields[0] != "text" {
+		t.Fatalf("OnEvent saw cut marks %+v; want one, of text at %d", marks, DefaultMaxFieldBytes)
+	}
+	if folded := seen.Item("flood"); folded == nil || folded.Text() != it.Text() || folded.Cut == nil {
+		t.Fatalf("a State folding OnEvent's events holds %+v, not the client's cut text", folded)
+	}
+	mu.Unlock()
 	grew := int64(heapAfterGC()) - int64(before)
 	t.Logf("text %d bytes, heap grew %.1f MB", len(it.Text()), float64(grew)/(1<<20))
 	if len(it.Text()) > DefaultMaxFieldBytes || it.Cut == nil || it.Cut.FieldBound != DefaultMaxFieldBytes {

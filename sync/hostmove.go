@@ -1,6 +1,6 @@
 package sync
 
-import "path/filepath"
+import "github.com/lookout-sh/lookout/internal/datadir"
 
 // A client of the host on this machine's data directory follows that host
 // when it comes back on another address: the embedded host of a `lookout`
@@ -18,7 +18,7 @@ func (l *loopState) followLocalHost() {
 	if !l.o.FollowLocalHost || c.cred.Source != SourceLocalHost {
 		return
 	}
-	recorded := readTrimmed(filepath.Join(c.cred.LocalDir, "address"))
+	recorded := readTrimmed(datadir.Address(c.cred.LocalDir))
 	if !hostMoved(c.cred.LocalAddress, recorded) {
 		return
 	}

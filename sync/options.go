@@ -14,6 +14,7 @@ import (
 
 	"github.com/adrg/xdg"
 
+	"github.com/lookout-sh/lookout/internal/datadir"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -178,11 +179,8 @@ func NormalizeURL(raw string) (string, error) {
 
 // DefaultDataDir is the data directory of a host on this machine started
 // without one: the XDG state directory + "/lookout". It mirrors the host's
-// default without importing the host. The host keeps its token in "token"
-// there and records the URL it listens on in "address".
-func DefaultDataDir() string {
-	return filepath.Join(xdg.StateHome, "lookout")
-}
+// default through the one layout both use (internal/datadir).
+func DefaultDataDir() string { return datadir.Default() }
 
 // DefaultCacheDir is the replica cache's default directory: the XDG cache
 // directory + "/lookout".
@@ -221,15 +219,15 @@ func (o Options) Credential() (Credential, error) {
 		}
 		dirs := []string{o.DataDir}
 		if o.DataDir == "" {
-			dirs = localDataDirs()
+			dirs = datadir.Local()
 		}
 		// The first local host whose recorded address is the URL lends its
 		// token; without one, the first directory explains the refusal.
 		var first Credential
 		for i, dir := range dirs {
 			in.LocalDir = dir
-			in.LocalToken = Secret(readTrimmed(filepath.Join(dir, "token")))
-			in.LocalAddress = readTrimmed(filepath.Join(dir, "address"))
+			in.LocalToken = Secret(readTrimmed(datadir.Token(dir)))
+			in.LocalAddress = readTrimmed(datadir.Address(dir))
 			c, err := ResolveCredential(in)
 			if err != nil || c.Source != SourceNone || len(dirs) == 1 {
 				return c, err
@@ -241,20 +239,6 @@ func (o Options) Credential() (Credential, error) {
 		return first, nil
 	}
 	return ResolveCredential(in)
-}
-
-// localDataDirs are the default data directories of the hosts an agent
-// may run on this machine: DefaultDataDir, then one per real agent below
-// it (agents/NAME, as the host lays them out).
-func localDataDirs() []string {
-	dirs := []string{DefaultDataDir()}
-	entries, _ := os.ReadDir(filepath.Join(DefaultDataDir(), "agents"))
-	for _, e := range entries {
-		if e.IsDir() {
-			dirs = append(dirs, filepath.Join(DefaultDataDir(), "agents", e.Name()))
-		}
-	}
-	return dirs
 }
 
 func (o Options) hostsFile() string {

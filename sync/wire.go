@@ -78,6 +78,10 @@ type wsConn struct {
 	err     error         // why the reader ended (read after dead)
 	once    gosync.Once
 	flushed chan struct{} // closed by the writer when it meets the nil mark CloseAfter queues
+
+	wmu     gosync.Mutex // guards writes and closing (write)
+	writes  int          // writes in flight
+	closing bool         // Close has begun
 }
 
 // dialWS opens the WebSocket at cred.URL with cred's bearer token, if
@@ -105,6 +109,11 @@ func dialWS(ctx context.Context, cred Credential, tlsConf *tls.Config, silence t
 	if err != nil {
 		return nil, classifyDialError(cred, resp, err)
 	}
+	return newWSConn(ws, silence), nil
+}
+
+// newWSConn starts the reader and the writer of an open WebSocket.
+func newWSConn(ws *websocket.Conn, silence time.Duration) *wsConn {
 	ws.SetReadLimit(maxFrame + 1024)
 	c := &wsConn{
 		ws:      ws,
@@ -119,12 +128,32 @@ func dialWS(ctx context.Context, cred Credential, tlsConf *tls.Config, silence t
 	ws.SetPingHandler(func(data string) error {
 		// A ping is a sign of life: extend the deadline, then answer it.
 		_ = ws.SetReadDeadline(socketDeadline(silence))
-		_ = ws.WriteControl(websocket.PongMessage, []byte(data), socketDeadline(writeTimeout))
+		_ = c.write(func() error {
+			return ws.WriteControl(websocket.PongMessage, []byte(data), socketDeadline(writeTimeout))
+		})
 		return nil
 	})
 	go c.readLoop()
 	go c.writeLoop()
-	return c, nil
+	return c
+}
+
+// write runs one write (a frame of the writer's, a pong) and, when no
+// other is in flight, clears the socket's write deadline after it. A
+// deadline outlives the write it bounded: left armed, it would wake the
+// idle client writeTimeout after every pong. Each write arms its own.
+// Once Close has begun, the deadline is Close's.
+func (c *wsConn) write(fn func() error) error {
+	c.wmu.Lock()
+	c.writes++
+	c.wmu.Unlock()
+	err := fn()
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.writes--; c.writes == 0 && !c.closing {
+		_ = c.ws.NetConn().SetWriteDeadline(time.Time{}) // a closed socket has none to clear
+	}
+	return err
 }
 
 func classifyDialError(cred Credential, resp *http.Response, err error) error {
@@ -219,8 +248,10 @@ func (c *wsConn) writeLoop() {
 				<-c.stop
 				return
 			}
-			_ = c.ws.SetWriteDeadline(socketDeadline(writeTimeout))
-			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+			if err := c.write(func() error {
+				_ = c.ws.SetWriteDeadline(socketDeadline(writeTimeout))
+				return c.ws.WriteMessage(websocket.TextMessage, b)
+			}); err != nil {
 				c.Close()
 				return
 			}
@@ -275,6 +306,9 @@ func (c *wsConn) CloseAfter(last []byte) {
 // Close ends the connection (idempotent).
 func (c *wsConn) Close() {
 	c.once.Do(func() {
+		c.wmu.Lock()
+		c.closing = true
+		c.wmu.Unlock()
 		close(c.stop)
 		_ = c.ws.WriteControl(websocket.CloseMessage,
 			websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), socketDeadline(time.Second))

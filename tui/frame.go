@@ -199,6 +199,7 @@ func (m *Model) refresh() tea.Cmd {
 	var body []string
 	var cmd tea.Cmd
 	m.fresh = 0
+	m.stampsChange = time.Time{} // the overlays show no relative times
 	switch m.overlay {
 	case overlayHelp:
 		body, m.overlayOff = pageLines(m.theme, helpTitle(m.theme, m.km), helpBody(m.theme, m.km, w), m.overlayOff, w, h-compH-1)
@@ -213,6 +214,7 @@ func (m *Model) refresh() tea.Cmd {
 			spinner = m.spinner()
 		}
 		body = m.highlight(m.tr.layout(w, max(transH, 0), spinner, m.now()))
+		m.stampsChange = m.tr.stampsChange
 		m.sawApprovalInPlace(w)
 		m.fresh = freshLines(m.shown, body)
 		m.shown = append(m.shown[:0], body...)

@@ -125,6 +125,7 @@ func TestPendingFrameWaitsForNoSignal(t *testing.T) {
 	m := stillModel(t, f)
 	timer := func() tea.Msg { return nil }
 	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return timer }
+	m.Init() // sets the clock's timer for the messages' stamps
 	_, cmd := m.Update(updateMsg{})
 	if n, _ := runCmds(cmd); n != 1 {
 		t.Fatalf("a change signal gave %d commands, want only the frame timer", n)

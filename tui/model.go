@@ -128,6 +128,11 @@ type Model struct {
 
 	initCmd tea.Cmd // what the first layout asked for (older history)
 
+	stampsChange time.Time // when a stamp in the last frame next reads differently (clock.go)
+	clockAt      time.Time // when the clock's timer rings; zero: none set
+	clockLast    time.Time // when the clock last redrew
+	clockGen     int       // the timer set last; earlier ones are ignored
+
 	frame string // the last composed screen
 	title string // the terminal window title, as of the last pull
 	dirty bool
@@ -195,7 +200,7 @@ func New(opts Options) (*Model, error) {
 // Init starts waiting for source updates and, for the auto theme, asks
 // the terminal for its background colour.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.listen(), m.startTicking(), m.initCmd, m.clockTick()}
+	cmds := []tea.Cmd{m.listen(), m.startTicking(), m.initCmd, m.scheduleClock()}
 	m.initCmd = nil
 	if m.auto {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -312,8 +317,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.clearNotice()
 		}
 	case clockMsg:
-		m.dirty = true
-		cmds = append(cmds, m.clockTick())
+		m.clockRang(msg)
 	case exportedMsg:
 		cmds = append(cmds, m.exported(msg))
 	case editorReadyMsg:
@@ -342,6 +346,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.dirty {
 		cmds = append(cmds, m.refresh())
 	}
+	// The frame may show other stamps now: the clock follows them.
+	cmds = append(cmds, m.scheduleClock())
 	return m, tea.Batch(cmds...)
 }
 

@@ -3,8 +3,6 @@ package tui
 import (
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lookout-sh/lookout/model"
@@ -19,17 +17,29 @@ import (
 // The stamp is drawn into the frame (stampLine), never into the renderer's
 // cached lines, so a clock that moves re-renders nothing.
 func messageStamp(it *model.Item, now time.Time, selected bool) string {
-	if it == nil || it.Kind != model.KindUserMessage && it.Kind != model.KindAgentMessage || it.RecordedAt == "" {
+	at, ok := stampedAt(it)
+	if !ok {
 		return ""
 	}
-	at, err := time.Parse(time.RFC3339Nano, it.RecordedAt)
-	if err != nil {
-		return ""
-	}
+	return stampText(at, now, selected)
+}
+
+// stampText is the stamp of a message recorded at at.
+func stampText(at, now time.Time, selected bool) string {
 	if selected {
 		return at.In(now.Location()).Format("2006-01-02 15:04:05")
 	}
 	return HumanTime(at, now)
+}
+
+// stampedAt is when a message that shows a time stamp was recorded; false
+// for an item that shows none.
+func stampedAt(it *model.Item) (time.Time, bool) {
+	if it == nil || it.Kind != model.KindUserMessage && it.Kind != model.KindAgentMessage || it.RecordedAt == "" {
+		return time.Time{}, false
+	}
+	at, err := time.Parse(time.RFC3339Nano, it.RecordedAt)
+	return at, err == nil
 }
 
 // stampLine puts stamp, muted, at the right edge of a header line of
@@ -45,19 +55,29 @@ func (t *transcript) stampLine(line, stamp string, w int) string {
 }
 
 // headerStamp returns row i's header line (its first rendered line) with
-// its time stamp, for the frame.
+// its time stamp, for the frame, and notes when that stamp next reads
+// differently (stampsChange; a selected item's full date never does).
 func (t *transcript) headerStamp(i int, line string, w int) string {
 	row := t.set.rows[i]
 	if row.Item == nil || t.now.IsZero() {
 		return line
 	}
-	return t.stampLine(line, messageStamp(row.Item, t.now, t.isSelected(i)), w)
+	at, ok := stampedAt(row.Item)
+	if !ok {
+		return line
+	}
+	selected := t.isSelected(i)
+	if !selected {
+		t.stampsChange = earliest(t.stampsChange, humanTimeChanges(at, t.now))
+	}
+	return t.stampLine(line, stampText(at, t.now, selected), w)
 }
 
-// clockMsg redraws the frame once a minute so that the message times move
-// on while nothing else happens (no item is re-rendered: see messageStamp).
-type clockMsg struct{}
-
-func (m *Model) clockTick() tea.Cmd {
-	return m.after(time.Minute, func(time.Time) tea.Msg { return clockMsg{} })
+// earliest is the earlier of two instants, the zero time standing for
+// never.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
 }

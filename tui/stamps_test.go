@@ -1,12 +1,9 @@
 package tui
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/lookout-sh/lookout/model"
 )
@@ -70,23 +67,4 @@ func TestMessageTimeGivesWay(t *testing.T) {
 	d.noScreen("min ago")
 	d.wantScreen("You")
 	checkWidths(t, d, 14)
-}
-
-// The minute clock redraws the frame and schedules itself again.
-func TestClockRedrawsTimes(t *testing.T) {
-	f := newFake(t)
-	longSession(f, 1, 1)
-	now := fixedNow
-	d := newDriver(t, 80, 20, Options{Source: f, Now: func() time.Time { return now }})
-	var asked []time.Duration
-	d.m.after = func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
-		asked = append(asked, dur)
-		return nil
-	}
-	now = now.Add(5 * time.Minute)
-	d.send(clockMsg{})
-	d.wantScreen("6 min ago")
-	if !slices.Contains(asked, time.Minute) {
-		t.Fatalf("the clock did not schedule itself again: %v", asked)
-	}
 }

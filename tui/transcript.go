@@ -40,6 +40,9 @@ type transcript struct {
 	mustShow string // an item shown expanded whatever the user chose: the one waiting for approval
 	spinner  string
 	now      time.Time // the frame's clock, for message time stamps (stamps.go)
+	// stampsChange is when a stamp in the window next reads differently
+	// (zero: none will); the clock waits for it (clock.go).
+	stampsChange time.Time
 
 	// failed are the UI's failed prompts (failed.go), placed like pending
 	// entries; failHint says how to take one back.

@@ -105,6 +105,7 @@ func (t *transcript) exactTop() {
 func (t *transcript) collect(v, off, h int) bool {
 	t.lines, t.lineRow, t.lineBody = t.lines[:0], t.lineRow[:0], t.lineBody[:0]
 	t.topV, t.topOff, t.atTop = v, off, v == 0 && off == 0
+	t.stampsChange = time.Time{}
 	n := t.vcount()
 	cw := t.contentWidth()
 	for cv, coff := v, off; cv < n && len(t.lines) < h; cv, coff = cv+1, 0 {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/lookout-sh/lookout/agent/child"
+	"github.com/lookout-sh/lookout/model"
 )
 
 // maxLineBytes bounds one line of Claude Code's output. Claude Code
@@ -82,8 +83,8 @@ func newConn(r io.Reader, w io.Writer) *conn {
 var errLineTooLong = fmt.Errorf("a line of Claude Code's output is longer than %d bytes", maxLineBytes)
 
 func (c *conn) dispatch(line []byte) {
-	m := &message{}
-	if err := json.Unmarshal(line, m); err != nil {
+	m, err := decodeMessage(line)
+	if err != nil {
 		c.Queue.Push(&message{Bad: fmt.Errorf("not JSON: %w", err), Raw: []byte(child.Cut(string(line), 200))})
 		return
 	}
@@ -103,6 +104,54 @@ func (c *conn) dispatch(line []byte) {
 	}
 	m.Raw = line
 	c.Queue.Push(m)
+}
+
+// decodeMessage reads one line's routing members. Claude Code sends a
+// line per streamed delta, thousands a second, so they are picked with
+// model's member scanner rather than by reflection; a line that is not
+// JSON goes to json.Unmarshal, whose error says why.
+func decodeMessage(line []byte) (*message, error) {
+	m := &message{}
+	if !model.ValidJSON(line) {
+		return nil, json.Unmarshal(line, m)
+	}
+	err := model.EachMember(line, func(k, v []byte) error {
+		if string(v) == "null" {
+			return nil // as json.Unmarshal: nothing set
+		}
+		str := func(dst *string) error {
+			s, ok := model.Unquote(v)
+			if !ok {
+				return fmt.Errorf("member %s is not a string", k)
+			}
+			*dst = s
+			return nil
+		}
+		switch {
+		case model.KeyIs(k, "type"):
+			return str(&m.Type)
+		case model.KeyIs(k, "subtype"):
+			return str(&m.Subtype)
+		case model.KeyIs(k, "request_id"):
+			return str(&m.RequestID)
+		case model.KeyIs(k, "session_id"):
+			return str(&m.SessionID)
+		case model.KeyIs(k, "parent_tool_use_id"):
+			m.ParentToolUseID = new(string)
+			return str(m.ParentToolUseID)
+		case model.KeyIs(k, "request"):
+			m.Request = v
+		case model.KeyIs(k, "event"):
+			m.Event = v
+		case model.KeyIs(k, "message"):
+			m.Message = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // requestID names our seq-th control request.

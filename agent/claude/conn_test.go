@@ -139,3 +139,64 @@ func TestARequestStopsWaitingWithItsContext(t *testing.T) {
 		t.Errorf("%d requests still pending", n)
 	}
 }
+
+// decodeMessage reads what json.Unmarshal would, from every kind of line.
+func TestDecodeMessageAgreesWithUnmarshal(t *testing.T) {
+	for _, line := range []string{
+		`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"h\u00e9\n"}},"session_id":"s","parent_tool_use_id":null,"uuid":"u"}`,
+		`{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash"}}`,
+		`{"type":"assistant","message":{"id":"m","content":[]},"parent_tool_use_id":"toolu_1","session_id":"s"}`,
+		`{"type":"result","subtype":"success","session_id":"s","extra":[{"a":"}"}]}`,
+		` {"type":"system","subtype":null} `,
+	} {
+		got, err := decodeMessage([]byte(line))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		var want message
+		if err := json.Unmarshal([]byte(line), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got.Type != want.Type || got.Subtype != want.Subtype || got.RequestID != want.RequestID || got.SessionID != want.SessionID ||
+			string(got.Request) != string(want.Request) || string(got.Event) != string(want.Event) || string(got.Message) != string(want.Message) ||
+			(got.ParentToolUseID == nil) != (want.ParentToolUseID == nil) || (got.ParentToolUseID != nil && *got.ParentToolUseID != *want.ParentToolUseID) {
+			t.Fatalf("%s: decoded %+v, json.Unmarshal %+v", line, got, want)
+		}
+	}
+	for _, bad := range []string{`nope`, `{"type":1}`, `{"type":"x"`} {
+		if _, err := decodeMessage([]byte(bad)); err == nil {
+			t.Fatalf("%s decoded", bad)
+		}
+	}
+}
+
+// decodeBlockDelta reads a content_block_delta as json.Unmarshal would,
+// and leaves every other event to it.
+func TestDecodeBlockDelta(t *testing.T) {
+	for _, raw := range []string{
+		`{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"a\"b"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}`,
+	} {
+		var got, want streamEvent
+		if !decodeBlockDelta([]byte(raw), &got) {
+			t.Fatalf("%s: not decoded", raw)
+		}
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got.Type != want.Type || got.Index != want.Index || got.Delta != want.Delta {
+			t.Fatalf("%s: decoded %+v, json.Unmarshal %+v", raw, got, want)
+		}
+	}
+	for _, other := range []string{
+		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		`{"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"x"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":null}}`,
+	} {
+		var ev streamEvent
+		if decodeBlockDelta([]byte(other), &ev) {
+			t.Fatalf("%s decoded by the fast path", other)
+		}
+	}
+}

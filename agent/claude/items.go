@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/agent/child"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -119,14 +120,14 @@ func proposedChanges(name string, input json.RawMessage, read func(string) (stri
 			content = *in.Content
 		}
 		if !exists {
-			return []any{change(in.FilePath, "add", addedDiff(content))}
+			return []any{change(in.FilePath, "add", bridge.WholeFileDiff(false, content))}
 		}
-		return []any{change(in.FilePath, "update", diffHunks(old, content))}
+		return []any{change(in.FilePath, "update", bridge.DiffHunks(old, content))}
 	case toolEdit:
 		if exists && strings.Contains(old, in.OldString) && in.OldString != "" {
-			return []any{change(in.FilePath, "update", diffHunks(old, replace(old, in.OldString, in.NewString, in.ReplaceAll)))}
+			return []any{change(in.FilePath, "update", bridge.DiffHunks(old, replace(old, in.OldString, in.NewString, in.ReplaceAll)))}
 		}
-		return []any{change(in.FilePath, "update", diffHunks(withNewline(in.OldString), withNewline(in.NewString)))}
+		return []any{change(in.FilePath, "update", bridge.DiffHunks(withNewline(in.OldString), withNewline(in.NewString)))}
 	case toolMultiEdit:
 		if !exists {
 			old = ""
@@ -143,7 +144,7 @@ func proposedChanges(name string, input json.RawMessage, read func(string) (stri
 		if !exists {
 			kind = "add"
 		}
-		return []any{change(in.FilePath, kind, diffHunks(old, next))}
+		return []any{change(in.FilePath, kind, bridge.DiffHunks(old, next))}
 	}
 	return []any{}
 }
@@ -185,13 +186,13 @@ func resultChanges(name string, result json.RawMessage) ([]any, bool) {
 		return nil, false
 	}
 	if name == toolWrite && r.Type == "create" && r.Content != nil {
-		return []any{change(r.FilePath, "add", addedDiff(*r.Content))}, true
+		return []any{change(r.FilePath, "add", bridge.WholeFileDiff(false, *r.Content))}, true
 	}
 	if len(r.StructuredPatch) > 0 {
 		return []any{change(r.FilePath, "update", patchDiff(r.StructuredPatch))}, true
 	}
 	if r.OriginalFile != nil && r.Content != nil {
-		return []any{change(r.FilePath, "update", diffHunks(*r.OriginalFile, *r.Content))}, true
+		return []any{change(r.FilePath, "update", bridge.DiffHunks(*r.OriginalFile, *r.Content))}, true
 	}
 	return nil, false
 }

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -15,11 +16,11 @@ func TestDiffs(t *testing.T) {
 	cases := []struct {
 		name, got, want string
 	}{
-		{"an update", diffHunks("alpha\nbeta\ngamma\n", "alpha\nBETA\ngamma\n"), "@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n"},
-		{"no change", diffHunks("same\n", "same\n"), ""},
-		{"an added file", addedDiff("one\ntwo\n"), "@@ -0,0 +1,2 @@\n+one\n+two\n"},
-		{"an added file without a final newline", addedDiff("one"), "@@ -0,0 +1 @@\n+one\n\\ No newline at end of file\n"},
-		{"an empty added file", addedDiff(""), ""},
+		{"an update", bridge.DiffHunks("alpha\nbeta\ngamma\n", "alpha\nBETA\ngamma\n"), "@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n"},
+		{"no change", bridge.DiffHunks("same\n", "same\n"), ""},
+		{"an added file", bridge.WholeFileDiff(false, "one\ntwo\n"), "@@ -0,0 +1,2 @@\n+one\n+two\n"},
+		{"an added file without a final newline", bridge.WholeFileDiff(false, "one"), "@@ -0,0 +1 @@\n+one\n\\ No newline at end of file\n"},
+		{"an empty added file", bridge.WholeFileDiff(false, ""), ""},
 		{"a structured patch", patchDiff([]patchHunk{{OldStart: 1, OldLines: 3, NewStart: 1, NewLines: 3, Lines: []string{" a", "-b", "+B", " c"}},
 			{OldStart: 9, OldLines: 1, NewStart: 9, NewLines: 1, Lines: []string{"-x", "+y"}}}),
 			"@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n@@ -9 +9 @@\n-x\n+y\n"},

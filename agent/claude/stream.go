@@ -2,6 +2,8 @@ package claude
 
 import (
 	"encoding/json"
+	"errors"
+	"strconv"
 
 	"github.com/lookout-sh/lookout/model"
 )
@@ -43,6 +45,56 @@ type contentBlock struct {
 	Input    json.RawMessage `json:"input"`
 }
 
+// decodeBlockDelta reads a content_block_delta event (valid JSON: a
+// member of a checked line), the event of every streamed piece, with
+// model's member scanner; false, with ev unchanged or partly set, for any
+// other event or a member it does not read as json.Unmarshal would.
+func decodeBlockDelta(raw []byte, ev *streamEvent) bool {
+	ok := true
+	err := model.EachMember(raw, func(k, v []byte) error {
+		switch {
+		case model.KeyIs(k, "type"):
+			ev.Type, ok = model.Unquote(v)
+			ok = ok && ev.Type == "content_block_delta"
+		case model.KeyIs(k, "index"):
+			n, err := strconv.Atoi(string(v))
+			ev.Index, ok = n, err == nil
+		case model.KeyIs(k, "delta"):
+			ok = model.EachMember(v, func(k, v []byte) error {
+				var dst *string
+				switch {
+				case model.KeyIs(k, "type"):
+					dst = &ev.Delta.Type
+				case model.KeyIs(k, "text"):
+					dst = &ev.Delta.Text
+				case model.KeyIs(k, "thinking"):
+					dst = &ev.Delta.Thinking
+				case model.KeyIs(k, "partial_json"):
+					dst = &ev.Delta.PartialJSON
+				default:
+					return nil
+				}
+				s, good := model.Unquote(v)
+				if !good {
+					return errNotPlain
+				}
+				*dst = s
+				return nil
+			}) == nil
+		default:
+			return nil
+		}
+		if !ok {
+			return errNotPlain
+		}
+		return nil
+	})
+	return err == nil && ok && ev.Type == "content_block_delta"
+}
+
+// errNotPlain stops decodeBlockDelta at a member json.Unmarshal must read.
+var errNotPlain = errors.New("not a plain content_block_delta")
+
 func isToolBlock(typ string) bool {
 	return typ == "tool_use" || typ == "server_tool_use" || typ == "mcp_tool_use"
 }
@@ -51,8 +103,11 @@ func isToolBlock(typ string) bool {
 // into them.
 func (ts *turnState) streamEvent(raw json.RawMessage) error {
 	var ev streamEvent
-	if err := json.Unmarshal(raw, &ev); err != nil {
-		return err
+	if !decodeBlockDelta(raw, &ev) {
+		ev = streamEvent{}
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return err
+		}
 	}
 	switch ev.Type {
 	case "message_start":

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/lookout-sh/lookout/agent/codex/codextest"
-	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/host/hosttest"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -39,9 +38,12 @@ func BenchmarkLongAnswerThroughCodex(b *testing.B) {
 		pid = r.agent.ProcessID(r.SessionID)
 		codexCPU += procCPU(pid) - x0
 		msgs := r.Items(model.KindAgentMessage, id)
-		// The host keeps the first 64 KiB of a field (docs/protocol.md §3).
-		if len(msgs) != 1 || msgs[0].Text() != text[:host.FieldBound] || !msgs[0].Truncated("text") {
-			b.Fatalf("the answer is not the text's first %d bytes, marked truncated", host.FieldBound)
+		// The host keeps an answer whole up to host.TextBound.
+		if len(msgs) != 1 {
+			b.Fatalf("%d answers, want 1", len(msgs))
+		}
+		if msgs[0].Text() != text || msgs[0].Truncated("text") {
+			b.Fatalf("the answer is not the whole text (%d bytes, truncated %v)", len(msgs[0].Text()), msgs[0].TruncatedFields())
 		}
 	}
 	b.ReportMetric(hostCPU.Seconds()/float64(b.N), "host-cpu-s/answer")

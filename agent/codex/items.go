@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -173,25 +174,7 @@ func unifiedDiff(kind, diff string) string {
 	if diff == "" || (kind != "add" && kind != "delete") || strings.HasPrefix(diff, "@@") {
 		return diff
 	}
-	lines := strings.SplitAfter(diff, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	sign, header := "+", fmt.Sprintf("@@ -0,0 +1,%d @@\n", len(lines))
-	if kind == "delete" {
-		sign, header = "-", fmt.Sprintf("@@ -1,%d +0,0 @@\n", len(lines))
-	}
-	var b strings.Builder
-	b.Grow(len(diff) + len(lines) + len(header) + 1)
-	b.WriteString(header)
-	for _, l := range lines {
-		b.WriteString(sign)
-		b.WriteString(l)
-	}
-	if !strings.HasSuffix(diff, "\n") {
-		b.WriteString("\n\\ No newline at end of file\n")
-	}
-	return b.String()
+	return bridge.WholeFileDiff(kind == "delete", diff)
 }
 
 // otherFields keeps every member of an item type the bridge does not map,

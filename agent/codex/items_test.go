@@ -13,8 +13,8 @@ func TestUnifiedDiff(t *testing.T) {
 		name, kind, diff, want string
 	}{
 		{"add", "add", "one\ntwo\n", "@@ -0,0 +1,2 @@\n+one\n+two\n"},
-		{"add without final newline", "add", "one", "@@ -0,0 +1,1 @@\n+one\n\\ No newline at end of file\n"},
-		{"delete", "delete", "gone\n", "@@ -1,1 +0,0 @@\n-gone\n"},
+		{"add without final newline", "add", "one", "@@ -0,0 +1 @@\n+one\n\\ No newline at end of file\n"},
+		{"delete", "delete", "gone\n", "@@ -1 +0,0 @@\n-gone\n"},
 		{"update is unified already", "update", "@@ -1 +1 @@\n-a\n+b\n", "@@ -1 +1 @@\n-a\n+b\n"},
 		{"empty add", "add", "", ""},
 	}

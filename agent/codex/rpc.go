@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/lookout-sh/lookout/agent/child"
+	"github.com/lookout-sh/lookout/model"
 )
 
 // maxLineBytes bounds one line of app-server output. Codex restates a
@@ -69,8 +70,8 @@ func newRPCConn(r io.Reader, w io.Writer) *rpcConn {
 var errLineTooLong = fmt.Errorf("a line of app-server output is longer than %d bytes", maxLineBytes)
 
 func (c *rpcConn) dispatch(line []byte) {
-	m := &message{}
-	if err := json.Unmarshal(line, m); err != nil {
+	m, err := decodeMessage(line)
+	if err != nil {
 		c.Queue.Push(&message{Bad: fmt.Errorf("not JSON: %w", err), Raw: child.Cut(string(line), 200)})
 		return
 	}
@@ -87,6 +88,47 @@ func (c *rpcConn) dispatch(line []byte) {
 	}
 	c.Queue.Push(m)
 }
+
+// decodeMessage reads one line as a message. The app-server sends
+// thousands of lines a second while it streams, so the envelope is picked
+// with model's member scanner rather than by reflection; a line that is
+// not a JSON object goes to json.Unmarshal, whose error says why.
+func decodeMessage(line []byte) (*message, error) {
+	m := &message{}
+	if !model.ValidJSON(line) {
+		return nil, json.Unmarshal(line, m)
+	}
+	err := model.EachMember(line, func(k, v []byte) error {
+		switch {
+		case model.KeyIs(k, "method"):
+			s, ok := model.Unquote(v)
+			if !ok {
+				return errors.New("method is not a string")
+			}
+			m.Method = s
+		case model.KeyIs(k, "id"):
+			m.ID = nullable(v)
+		case model.KeyIs(k, "params"):
+			m.Params = nullable(v)
+		case model.KeyIs(k, "result"):
+			m.Result = nullable(v)
+		case model.KeyIs(k, "error"):
+			if string(v) != "null" {
+				m.Error = &rpcError{}
+				return json.Unmarshal(v, m.Error)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// nullable is a member's raw value as json.Unmarshal leaves it in a
+// json.RawMessage: null included, copied out of the line.
+func nullable(v []byte) json.RawMessage { return append(json.RawMessage(nil), v...) }
 
 // call sends a request and returns its result. It fails with errClosed
 // when the stream ends first, with ctx's error when ctx ends first, or

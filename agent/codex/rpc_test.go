@@ -90,3 +90,50 @@ func TestRPCCallFailsWhenTheProcessGoes(t *testing.T) {
 		t.Fatalf("a call after the end = %v, want errClosed", err)
 	}
 }
+
+// decodeMessage reads what json.Unmarshal would, from every kind of line.
+func TestDecodeMessageAgreesWithUnmarshal(t *testing.T) {
+	for _, line := range []string{
+		`{"method":"item/agentMessage/delta","params":{"threadId":"t","itemId":"i","delta":"h\u00e9\n\"x\""}}`,
+		`{"id":7,"result":{"thread":{"id":"t"}}}`,
+		`{"id":7,"result":null}`,
+		`{"id":8,"error":{"code":-32600,"message":"no"}}`,
+		`{"id":9,"method":"item/commandExecution/requestApproval","params":{"command":"ls"}}`,
+		`  {"method":"turn/started","params":{},"extra":[1,{"a":"}"}]}  `,
+		`{"method":"m","id":null,"params":null,"error":null}`,
+	} {
+		got, err := decodeMessage([]byte(line))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		var want message
+		if err := json.Unmarshal([]byte(line), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got.Method != want.Method || string(got.ID) != string(want.ID) || string(got.Params) != string(want.Params) ||
+			string(got.Result) != string(want.Result) || (got.Error == nil) != (want.Error == nil) ||
+			(got.Error != nil && *got.Error != *want.Error) {
+			t.Fatalf("%s: decoded %+v, json.Unmarshal %+v", line, got, want)
+		}
+	}
+	for _, bad := range []string{`not json`, `{"method":3}`, `{"method":"m"`, `[1,2]`, `{"error":"nope"}`} {
+		if _, err := decodeMessage([]byte(bad)); err == nil {
+			t.Fatalf("%s decoded", bad)
+		}
+	}
+}
+
+func TestDecodeDelta(t *testing.T) {
+	p, err := decodeDelta(json.RawMessage(`{"itemId":"i","delta":"a\u0062","summaryIndex":2,"other":{"x":1}}`))
+	if err != nil || p.ItemID != "i" || p.Delta != "ab" || p.SummaryIndex == nil || *p.SummaryIndex != 2 {
+		t.Fatalf("%+v %v", p, err)
+	}
+	if p, err := decodeDelta(json.RawMessage(`{"itemId":"i","delta":"x","summaryIndex":null}`)); err != nil || p.SummaryIndex != nil {
+		t.Fatalf("null summaryIndex: %+v %v", p, err)
+	}
+	for _, bad := range []string{`{"itemId":1}`, `{"delta":["x"]}`, `{"summaryIndex":"2"}`} {
+		if _, err := decodeDelta(json.RawMessage(bad)); err == nil {
+			t.Fatalf("%s decoded", bad)
+		}
+	}
+}

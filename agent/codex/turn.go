@@ -208,10 +208,35 @@ type deltaParams struct {
 	SummaryIndex *int   `json:"summaryIndex"`
 }
 
+// decodeDelta reads a delta's params (valid JSON: a member of a checked
+// line) with model's member scanner; a member of the wrong type is an
+// error, as json.Unmarshal would make it.
+func decodeDelta(params json.RawMessage) (deltaParams, error) {
+	var p deltaParams
+	err := model.EachMember(params, func(k, v []byte) error {
+		ok := true
+		switch {
+		case string(v) == "null": // as json.Unmarshal: nothing set
+		case model.KeyIs(k, "itemId"):
+			p.ItemID, ok = model.Unquote(v)
+		case model.KeyIs(k, "delta"):
+			p.Delta, ok = model.Unquote(v)
+		case model.KeyIs(k, "summaryIndex"):
+			n, err := strconv.Atoi(string(v))
+			p.SummaryIndex, ok = &n, err == nil
+		}
+		if !ok {
+			return fmt.Errorf("delta member %s: %.40s is not of its type", k, v)
+		}
+		return nil
+	})
+	return p, err
+}
+
 // delta appends a streamed piece to the field field names ("" skips it).
 func (ts *turnState) delta(params json.RawMessage, field func(*openItem, deltaParams) string) error {
-	var p deltaParams
-	if err := json.Unmarshal(params, &p); err != nil {
+	p, err := decodeDelta(params)
+	if err != nil {
 		return err
 	}
 	oi := ts.items[p.ItemID]

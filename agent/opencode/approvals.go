@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -150,10 +151,10 @@ func permissionChanges(p permissionAsked) []any {
 	if path == "" {
 		return []any{}
 	}
-	diff := hunks(p.metaString("diff"))
+	diff := bridge.Hunks(p.metaString("diff"))
 	kind := "update"
 	if diff != "" {
-		kind = diffKind(diff)
+		kind = bridge.DiffKind(diff)
 	}
 	return []any{map[string]any{"path": path, "kind": kind, "diff": diff}}
 }

@@ -3,6 +3,8 @@ package opencode
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/lookout-sh/lookout/model"
 )
 
 // globalEvent is one event of GET /global/event: an instance event and the
@@ -20,6 +22,9 @@ type event struct {
 
 // sessionOf returns the sessionID an event's properties name, or "".
 func sessionOf(props json.RawMessage) string {
+	if id, ok := plainSessionOf(props); ok {
+		return id
+	}
 	var p struct {
 		SessionID string `json:"sessionID"`
 		Part      struct {
@@ -39,6 +44,36 @@ func sessionOf(props json.RawMessage) string {
 		return p.Part.SessionID
 	}
 	return p.Info.SessionID
+}
+
+// plainSessionOf is sessionOf by model's member scanner; false when a
+// member it reads is not a plain string or object.
+func plainSessionOf(props []byte) (string, bool) {
+	var top, part, info string
+	ok := model.EachMember(props, func(k, v []byte) error {
+		switch {
+		case model.KeyIs(k, "sessionID"):
+			return plainString(v, &top)
+		case model.KeyIs(k, "part") && string(v) != "null":
+			if !stringMembers(v, map[string]*string{"sessionID": &part}) {
+				return errNotPlain
+			}
+		case model.KeyIs(k, "info") && string(v) != "null":
+			if !stringMembers(v, map[string]*string{"sessionID": &info}) {
+				return errNotPlain
+			}
+		}
+		return nil
+	}) == nil
+	switch {
+	case !ok:
+		return "", false
+	case top != "":
+		return top, true
+	case part != "":
+		return part, true
+	}
+	return info, true
 }
 
 // messageInfo is the part of a message.updated info the bridge reads.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lookout-sh/lookout/agent/bridge"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -123,70 +124,20 @@ func fileChanges(p *part, permDiff string) []any {
 	default:
 		diff = permDiff
 	}
-	diff = hunks(diff)
+	diff = bridge.Hunks(diff)
 	kind := "update"
 	if diff != "" {
-		kind = diffKind(diff)
+		kind = bridge.DiffKind(diff)
 	}
 	var exists bool
 	if p.Tool == "write" && st.meta("exists", &exists) && !exists {
 		kind = "add"
 		if diff == "" {
 			content, _ := st.Input["content"].(string)
-			diff = addDiff(content)
+			diff = bridge.WholeFileDiff(false, content)
 		}
 	}
 	return []any{map[string]any{"path": path, "kind": kind, "diff": diff}}
-}
-
-// hunks is a unified diff from its first "@@" on: OpenCode's diffs start
-// with Index, === and ---/+++ header lines, which Lookout's fileChange
-// leaves out.
-func hunks(diff string) string {
-	if strings.HasPrefix(diff, "@@") {
-		return diff
-	}
-	if i := strings.Index(diff, "\n@@"); i >= 0 {
-		return diff[i+1:]
-	}
-	return ""
-}
-
-// diffKind reads add or delete from a diff's first hunk header.
-func diffKind(diff string) string {
-	switch {
-	case strings.HasPrefix(diff, "@@ -0,0 "):
-		return "add"
-	case strings.Contains(firstLine(diff), " +0,0 @@"):
-		return "delete"
-	}
-	return "update"
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
-// addDiff is the unified diff of a file created holding content.
-func addDiff(content string) string {
-	if content == "" {
-		return ""
-	}
-	lines := strings.SplitAfter(content, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "@@ -0,0 +1,%d @@\n", len(lines))
-	for _, l := range lines {
-		b.WriteString("+")
-		b.WriteString(l)
-	}
-	if !strings.HasSuffix(content, "\n") {
-		b.WriteString("\n\\ No newline at end of file\n")
-	}
-	return b.String()
 }
 
 // patchChanges maps the diffs of GET /session/{id}/diff to fileChange's
@@ -204,7 +155,7 @@ func patchChanges(diffs []fileDiff, want map[string]bool) []any {
 		case "deleted":
 			kind = "delete"
 		}
-		out = append(out, map[string]any{"path": d.File, "kind": kind, "diff": hunks(d.Patch)})
+		out = append(out, map[string]any{"path": d.File, "kind": kind, "diff": bridge.Hunks(d.Patch)})
 	}
 	return out
 }

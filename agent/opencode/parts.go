@@ -99,19 +99,22 @@ func (ts *turnState) textPart(p *part, kind string) error {
 		if err != nil {
 			return err
 		}
-		oi = &openItem{id: id, kind: kind, status: model.StatusInProgress, text: p.Text}
+		oi = &openItem{id: id, kind: kind, status: model.StatusInProgress}
+		oi.text.WriteString(p.Text)
 		ts.items[p.ID] = oi
-	} else if p.Text != oi.text {
-		var err error
-		if strings.HasPrefix(p.Text, oi.text) {
-			err = ts.t.Delta(oi.id, textField(kind), p.Text[len(oi.text):])
+	} else if had := oi.text.String(); p.Text != had {
+		if strings.HasPrefix(p.Text, had) {
+			if err := ts.t.Delta(oi.id, textField(kind), p.Text[len(had):]); err != nil {
+				return err
+			}
+			oi.text.WriteString(p.Text[len(had):])
 		} else {
-			err = ts.t.UpdateItem(oi.id, "", textFields(kind, p.Text))
+			if err := ts.t.UpdateItem(oi.id, "", textFields(kind, p.Text)); err != nil {
+				return err
+			}
+			oi.text.Reset()
+			oi.text.WriteString(p.Text)
 		}
-		if err != nil {
-			return err
-		}
-		oi.text = p.Text
 	}
 	if !p.ended() {
 		return nil
@@ -127,14 +130,17 @@ func (ts *turnState) partDelta(props json.RawMessage) error {
 		Field  string `json:"field"`
 		Delta  string `json:"delta"`
 	}
-	if err := json.Unmarshal(props, &p); err != nil {
-		return err
+	if !stringMembers(props, map[string]*string{"partID": &p.PartID, "field": &p.Field, "delta": &p.Delta}) {
+		p.PartID, p.Field, p.Delta = "", "", ""
+		if err := json.Unmarshal(props, &p); err != nil {
+			return err
+		}
 	}
 	oi := ts.items[p.PartID]
 	if oi == nil || p.Field != "text" || (oi.kind != model.KindAgentMessage && oi.kind != model.KindReasoning) {
 		return nil // not the turn's, or nothing Lookout streams
 	}
-	oi.text += p.Delta
+	oi.text.WriteString(p.Delta)
 	return ts.t.Delta(oi.id, textField(oi.kind), p.Delta)
 }
 

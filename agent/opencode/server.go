@@ -111,9 +111,16 @@ func (srv *server) run(body io.ReadCloser) {
 			break
 		}
 		watchdog.Reset(heartbeatTimeout)
-		var ge globalEvent
-		if jerr := json.Unmarshal(data, &ge); jerr != nil || ge.Payload.Type == "" {
-			srv.malformed(data, jerr)
+		ge, ok := decodeGlobalEvent(data)
+		if !ok {
+			ge = globalEvent{}
+			if jerr := json.Unmarshal(data, &ge); jerr != nil {
+				srv.malformed(data, jerr)
+				continue
+			}
+		}
+		if ge.Payload.Type == "" {
+			srv.malformed(data, nil)
 			continue
 		}
 		if ge.Payload.Type == "server.connected" {

@@ -3,6 +3,7 @@ package opencode
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/lookout-sh/lookout/agent/bridge"
@@ -45,12 +46,12 @@ type openItem struct {
 	id       string // Lookout item id
 	kind     string
 	status   string
-	text     string // text (or reasoning) streamed so far
-	output   string // command output streamed so far
-	inputSet bool   // the tool's parsed input has been shown
-	changes  []any  // a fileChange's latest changes
-	permDiff string // the diff OpenCode showed when it asked permission
-	part     *part  // the latest state of the part
+	text     strings.Builder // text (or reasoning) streamed so far: grown in place, as deltas come thousands a second
+	output   string          // command output streamed so far
+	inputSet bool            // the tool's parsed input has been shown
+	changes  []any           // a fileChange's latest changes
+	permDiff string          // the diff OpenCode showed when it asked permission
+	part     *part           // the latest state of the part
 }
 
 // pendingPerm is an approval put to the user.

@@ -71,7 +71,6 @@ func newAttachRootCmd() *cobra.Command {
 	var agent agentFlags
 	var dataDir string
 	var pace time.Duration
-	var fieldBound int
 	cmd := &cobra.Command{
 		Use:   "lookout",
 		Short: "Watch and steer coding-agent sessions from a terminal",
@@ -94,17 +93,13 @@ one). Codex uses your own configuration and login.
 			if err := ui.check(); err != nil {
 				return err
 			}
-			return runEmbedded(cmdContext(cmd), ui, dataDir, pace, fieldBound, agent)
+			return runEmbedded(cmdContext(cmd), ui, dataDir, pace, agent)
 		},
 	}
 	ui.register(cmd)
 	agent.register(cmd)
 	cmd.Flags().StringVar(&dataDir, "data", "", "data directory of the embedded host (default "+host.DefaultDataDir()+")")
 	cmd.Flags().DurationVar(&pace, "pace", 40*time.Millisecond, "delay between the demo agent's stream steps")
-	// For the agent-stack benchmark (e2e), whose 200 KB answer would be
-	// cut at the default bound before its end marker.
-	cmd.Flags().IntVar(&fieldBound, "field-bound", 0, "largest string field an item may carry, in bytes (0: 64 KiB)")
-	_ = cmd.Flags().MarkHidden("field-bound")
 	return cmd
 }
 
@@ -192,7 +187,7 @@ func runningLocalHost(dataDir string) (dir, url string, err error) {
 // another process already runs a host on the same data directory, it
 // attaches to that host instead. The demo agent opens the demo session; a
 // real agent opens a new session, or the picker when it has some already.
-func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Duration, fieldBound int, agent agentFlags) error {
+func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Duration, agent agentFlags) error {
 	ho, err := agent.build(ctx)
 	if err != nil {
 		return err
@@ -208,7 +203,6 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ho.Addr, ho.DataDir, ho.Pace, ho.Logger = "127.0.0.1:0", dataDir, pace, log
-	ho.FieldBound = fieldBound
 	ho.DemoSession = agent.isDemo()
 	h, err := host.Start(ctx, ho)
 	if errors.Is(err, host.ErrDataDirInUse) {
@@ -220,7 +214,7 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 			// runs no host after all: a client like lookout attach.
 			ui.serial = serialProcs(os.Getenv("GOMAXPROCS"))
 			// When that host's window quits, this one runs the host.
-			stop := standby(ctx, ho, standbyPoll, log)
+			stop := standby(ctx, ho, standbyRetry, log)
 			defer stop()
 			opts := sync.Options{URL: u, DataDir: dataDir, FollowLocalHost: true}
 			return runAttach(ctx, ui, opts, attachChoice{offerNew: true})

@@ -279,7 +279,7 @@ func (h *benchHost) stop() {
 	_ = h.cmd.Wait()
 }
 
-// attachProc is `lookout attach` on a pseudo-terminal of its own.
+// attachProc is a process (`lookout attach`) on a pseudo-terminal of its own.
 type attachProc struct {
 	cmd  *exec.Cmd
 	pid  int
@@ -289,12 +289,17 @@ type attachProc struct {
 }
 
 func startAttach(b *testing.B, bin, addr, session string) *attachProc {
+	return startOnPTY(b, bin, "attach", "ws://"+addr, "--session", session, "--theme", "dark")
+}
+
+// startOnPTY runs bin with args on a 120x40 pseudo-terminal of its own.
+func startOnPTY(b *testing.B, bin string, args ...string) *attachProc {
 	ptm, pts, err := openPTY(120, 40)
 	if err != nil {
 		b.Skipf("no pseudo-terminal: %v", err)
 	}
 	defer pts.Close()
-	cmd := exec.Command(bin, "attach", "ws://"+addr, "--session", session, "--theme", "dark")
+	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pts, pts, pts
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}

@@ -134,11 +134,12 @@ func (x *exportStream) restart() error {
 	return x.spill.Truncate(0)
 }
 
-// itemBody is one item in the export's format: its canonical JSON, or its
+// itemBody is one item in the export's format: its canonical JSON (with
+// what the client cut, if it cut the item: model.CutMember), or its
 // markdown section.
 func (x *exportStream) itemBody(dst []byte, it *model.Item) []byte {
 	if x.format == "json" {
-		return it.AppendJSON(dst)
+		return it.AppendExportJSON(dst)
 	}
 	return append(dst, render.MarkdownItem(it)...)
 }

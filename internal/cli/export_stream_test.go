@@ -133,3 +133,35 @@ func TestExportStreamStartsOverWithANewEpoch(t *testing.T) {
 		t.Fatalf("export after a new epoch differs from the new epoch's fold:\n%s", firstDiff(out.Bytes(), want))
 	}
 }
+
+// An item the client cut at its bound (a delta its fold cut, passed on
+// with Event.Cut) says so in the export: the markdown note after its
+// text, and in the JSON a model.CutMember beside the item's members.
+func TestExportSaysWhatTheClientCut(t *testing.T) {
+	started, err := model.DecodeNotification(model.MethodItemStarted,
+		[]byte(`{"sessionId":"s","viewCursor":"v:s:1","prevCursor":null,"item":{"itemId":"m","kind":"agentMessage","turnId":"T","revision":1,"status":"inProgress","position":1,"text":""}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cutDelta := &model.Event{Method: model.MethodItemDelta, SessionID: "s", Seq: 2, ItemID: "m", Field: "text", Delta: "kept text",
+		Cut: &model.ItemCut{Fields: []string{"text"}, FieldBound: 1 << 20}}
+	for format, want := range map[string]string{
+		"markdown": "kept text\n\n[text cut by Lookout at 1 MiB: the host sent more than the protocol allows]",
+		"json":     `"cutByLookout":{"fieldBound":1048576,"fields":["text"]}`,
+	} {
+		x, err := newExportStream("s", format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.fold(started)
+		x.fold(cutDelta)
+		var out bytes.Buffer
+		if err := x.finish(&out); err != nil {
+			t.Fatal(err)
+		}
+		x.close()
+		if !bytes.Contains(out.Bytes(), []byte(want)) {
+			t.Errorf("%s export lacks %s:\n%s", format, want, out.Bytes())
+		}
+	}
+}

@@ -5,19 +5,24 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
 // startProfile writes profiles of the whole process for
 // docs/performance.md, each only when its variable is set: a CPU profile
 // to the file named by $LOOKOUT_CPUPROFILE, and at exit a heap profile
 // (what is still live after a collection, and every allocation made) to
-// the file named by $LOOKOUT_MEMPROFILE. The returned stop writes them
-// out; it is a no-op without the variables.
+// the file named by $LOOKOUT_MEMPROFILE; an execution trace (every
+// goroutine's wake-ups, timers and system calls: what woke an idle
+// process) to the file named by $LOOKOUT_TRACE. The returned stop writes
+// them out; it is a no-op without the variables.
 func startProfile() (stop func()) {
 	stopCPU := startCPUProfile(os.Getenv("LOOKOUT_CPUPROFILE"))
+	stopTrace := startTrace(os.Getenv("LOOKOUT_TRACE"))
 	heap := os.Getenv("LOOKOUT_MEMPROFILE")
 	return func() {
 		stopCPU()
+		stopTrace()
 		if heap != "" {
 			writeHeapProfile(heap)
 		}
@@ -38,6 +43,24 @@ func startCPUProfile(path string) (stop func()) {
 	}
 	return func() {
 		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
+func startTrace(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = trace.Start(f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lookout: LOOKOUT_TRACE:", err)
+		return func() {}
+	}
+	return func() {
+		trace.Stop()
 		f.Close()
 	}
 }

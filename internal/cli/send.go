@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/render"
 	"github.com/lookout-sh/lookout/sync"
 	"github.com/lookout-sh/lookout/termtext"
 )
@@ -24,7 +25,8 @@ func newSendCmd() *cobra.Command {
 		Short: "Submit a prompt and wait for its turn to settle",
 		Long: `Submit TEXT as a prompt to a session (with a fresh commandId, retried with the
 same commandId through backpressure and reconnects, so it never runs twice),
-wait until its turn settles, and print the agent's messages of that turn.
+wait until its turn settles, and print the agent's messages of that turn
+(one cut at a bound ends with a note saying so).
 
 A lone argument that looks like a host URL (ws://..., http(s)://...,
 host:port) is refused (exit 2): the prompt is missing. To send such text,
@@ -242,12 +244,13 @@ func queuedTurn(st *model.State, turnID string) bool {
 	return false
 }
 
-// turnMessages joins the agent messages of one turn.
+// turnMessages joins the agent messages of one turn, each with its notes
+// (render.PlainNotes): an answer cut at a bound says so.
 func turnMessages(st *model.State, turnID string) string {
 	var parts []string
 	for _, it := range st.Items() {
 		if it.TurnID == turnID && it.Kind == model.KindAgentMessage && it.Text() != "" {
-			parts = append(parts, it.Text())
+			parts = append(parts, it.Text()+render.PlainNotes(it))
 		}
 	}
 	return strings.Join(parts, "\n\n")

@@ -21,7 +21,7 @@ func TestStandbyTakesTheDataDirectoryOverWhenFree(t *testing.T) {
 	}
 	was, _ := host.RunningURL(dir)
 	stop := standby(context.Background(), host.Options{Addr: "127.0.0.1:0", DataDir: dir}, 20*time.Millisecond, log)
-	time.Sleep(200 * time.Millisecond) // several attempts, all refused
+	time.Sleep(200 * time.Millisecond) // it waits on the lock meanwhile
 	if u, _ := host.RunningURL(dir); u != was {
 		t.Fatalf("the data directory records %s while the first host (%s) runs", u, was)
 	}
@@ -43,4 +43,28 @@ func TestStandbyTakesTheDataDirectoryOverWhenFree(t *testing.T) {
 		t.Fatalf("after stop, the data directory is still held: %v", err)
 	}
 	h.Close()
+}
+
+// stop ends a standby that is still waiting for the data directory, at
+// once, and it leaves the host that holds it alone.
+func TestStandbyStopsWhileWaiting(t *testing.T) {
+	dir := t.TempDir()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	first, err := host.Start(t.Context(), host.Options{Addr: "127.0.0.1:0", DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	was, _ := host.RunningURL(dir)
+	stop := standby(context.Background(), host.Options{Addr: "127.0.0.1:0", DataDir: dir}, 20*time.Millisecond, log)
+	stopped := make(chan struct{})
+	go func() { stop(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("stop waited for the data directory")
+	}
+	if u, _ := host.RunningURL(dir); u != was {
+		t.Fatalf("the data directory records %s, want the first host's %s", u, was)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/render"
 	"github.com/lookout-sh/lookout/sync"
 	"github.com/lookout-sh/lookout/termtext"
 )
@@ -79,8 +80,10 @@ func (l *lockedWriter) flush() {
 }
 
 // describeEvent is watch's readable line for one event. Texts are quoted
-// (%q); the caller cleans the whole line with termtext.Line, since names,
-// ids and raw params come from the host too.
+// (%q); what was cut says so in brackets after it: an item's fields the
+// host cut, a delta this client cut at its bound. The caller cleans the
+// whole line with termtext.Line, since names, ids and raw params come
+// from the host too.
 func describeEvent(ev *model.Event) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%6d %-18s", ev.Seq, ev.Method)
@@ -90,8 +93,14 @@ func describeEvent(ev *model.Event) string {
 		if t := firstLine(ev.Item.Text()); t != "" {
 			fmt.Fprintf(&b, " %q", t)
 		}
+		for _, n := range render.HostCutNotes(ev.Item) {
+			fmt.Fprintf(&b, " [%s]", n)
+		}
 	case ev.Method == model.MethodItemDelta:
 		fmt.Fprintf(&b, " %s %s %q", ev.ItemID, ev.Field, ev.Delta)
+		for _, n := range render.ClientCutNotes(ev.Cut) {
+			fmt.Fprintf(&b, " [%s]", n)
+		}
 	case ev.TurnID != "":
 		fmt.Fprintf(&b, " turn %s", ev.TurnID)
 		if ev.Status != "" {
