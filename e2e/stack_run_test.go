@@ -191,7 +191,6 @@ func (p *stackPane) quit() {
 	p.tm.t.Logf("lookout did not quit: its profile may be missing")
 }
 
-
 // ownTUIRun streams the answer once into the agent's own TUI.
 func ownTUIRun(t *testing.T, ag stackAgent, long agenttest.LongAnswer) stackResult {
 	work := agenttest.Workdir(t)
