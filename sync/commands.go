@@ -54,35 +54,21 @@ func (l *loopState) sendSubmit(cid string) {
 func (l *loopState) onSubmitted(cid string, cs *cmdState, res json.RawMessage, rerr *model.RPCError) {
 	cs.inflight = false
 	l.dirty = true
-	if rerr == nil {
-		var r struct {
-			Status string `json:"status"`
-			TurnID string `json:"turnId"`
-		}
-		if err := json.Unmarshal(res, &r); err != nil || r.TurnID == "" || (r.Status != "queued" && r.Status != "started") {
-			l.addError("malformed turn/submit result")
-			l.scheduleSubmitRetry(cid, cs, "malformed turn/submit result")
-			return
-		}
-		l.noteLaunch(cid, r.TurnID) // the turn may have failed before the answer
-		l.st.Ack(cid, r.Status, r.TurnID)
-		return
-	}
-	switch classifySubmitError(rerr.Code) {
+	o := decideSubmit(res, rerr)
+	switch o.verdict {
+	case submitAcked:
+		l.noteLaunch(cid, o.turnID) // the turn may have failed before the answer
+		l.st.Ack(cid, o.status, o.turnID)
 	case submitRejected:
-		var d struct {
-			Reason string `json:"reason"`
-		}
-		_ = json.Unmarshal(rerr.Data, &d)
-		if d.Reason == "" {
-			d.Reason = rerr.Message
-		}
-		l.st.Retire(cid, model.RetiredRejected, d.Reason)
+		l.st.Retire(cid, model.RetiredRejected, o.why)
 	case submitSessionGone:
-		l.addError("turn/submit: " + rerr.Message)
+		l.addError("turn/submit: " + o.why)
 		l.st.Retire(cid, model.RetiredGaveUp, "the host does not know session "+l.sessionID)
 	default:
-		l.scheduleSubmitRetry(cid, cs, rerr.Message)
+		if o.malformed {
+			l.addError(o.why)
+		}
+		l.scheduleSubmitRetry(cid, cs, o.why)
 	}
 }
 

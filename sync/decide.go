@@ -254,33 +254,6 @@ func decideFreshness(in freshInputs) Freshness {
 	return Freshness{State: Live}
 }
 
-// submitVerdict is what the client does after a turn/submit error.
-type submitVerdict int
-
-const (
-	// submitRetry: nothing was admitted; keep the entry pending (status
-	// retrying) and retry with the same commandId after a backoff.
-	submitRetry submitVerdict = iota
-	// submitRejected: a durable rejection (-32010): retire the entry.
-	submitRejected
-	// submitSessionGone: the session is unknown (-32004): nothing can run
-	// there; the entry gives its text back (retired gaveUp).
-	submitSessionGone
-)
-
-// classifySubmitError maps a turn/submit error code to the action. Only a
-// rejection is a settlement; backpressure, the envelope errors and any
-// other error admitted nothing and are retried with the same commandId.
-func classifySubmitError(code int) submitVerdict {
-	switch code {
-	case model.CodeRejected:
-		return submitRejected
-	case model.CodeUnknownSession:
-		return submitSessionGone
-	}
-	return submitRetry
-}
-
 // replayAnswer is the result of command/replay (docs/protocol.md §7).
 type replayAnswer struct {
 	State      string `json:"state"`

@@ -2,7 +2,6 @@ package sync
 
 import (
 	"encoding/json"
-	"strconv"
 	"testing"
 	"time"
 
@@ -206,25 +205,6 @@ func TestDecideFreshnessPriority(t *testing.T) {
 			}
 			if (got.State == Error || got.State == Retrying) && (got.Err == "" || got.Err != c.in.Refusal) {
 				t.Errorf("%s lacks its message: %+v", got.State, got)
-			}
-		})
-	}
-}
-
-func TestClassifySubmitError(t *testing.T) {
-	cases := map[int]submitVerdict{
-		model.CodeBackpressured:  submitRetry,
-		model.CodeInvalidRequest: submitRetry,
-		model.CodeInvalidParams:  submitRetry,
-		model.CodeParseError:     submitRetry,
-		-32603:                   submitRetry,
-		model.CodeRejected:       submitRejected,
-		model.CodeUnknownSession: submitSessionGone,
-	}
-	for code, want := range cases {
-		t.Run(strconv.Itoa(code), func(t *testing.T) {
-			if got := classifySubmitError(code); got != want {
-				t.Errorf("code %d: %v, want %v", code, got, want)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package sync
 import (
 	"encoding/json"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/lookout-sh/lookout/model"
@@ -99,23 +98,12 @@ func (l *loopState) onDialed(r dialResult) {
 const clientVersion = "0.1.0"
 
 func (l *loopState) onInitialized(res json.RawMessage, rerr *model.RPCError) {
-	if rerr != nil {
-		l.refuse("the host refused initialize: " + rerr.Message)
+	durability, refusal := decideInitialize(res, rerr)
+	if refusal != "" {
+		l.refuse(refusal)
 		return
 	}
-	var r struct {
-		ProtocolVersion int    `json:"protocolVersion"`
-		Durability      string `json:"durability"`
-	}
-	if err := json.Unmarshal(res, &r); err != nil {
-		l.refuse("malformed initialize result: " + err.Error())
-		return
-	}
-	if r.ProtocolVersion != 1 {
-		l.refuse("the host speaks protocol version " + strconv.Itoa(r.ProtocolVersion) + ", this client speaks 1")
-		return
-	}
-	l.durability = r.Durability
+	l.durability = durability
 	l.link.phase = linkSubscribing
 	l.everConn = true
 	if l.sessionID == "" {

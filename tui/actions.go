@@ -93,23 +93,16 @@ func (m *Model) answered(a model.Approval, decision model.Decision) tea.Cmd {
 // the newest queued one. Its text returns to the composer when the host
 // confirms (turn/unqueued), through the source's Returned list.
 func (m *Model) unqueue() tea.Cmd {
-	cid := ""
-	if row, ok := m.tr.selectedRow(); ok && row.Pending != nil && row.Pending.Status == model.PendingQueued {
-		cid = row.Pending.CommandID
+	var selected *model.PendingEntry
+	if row, ok := m.tr.selectedRow(); ok {
+		selected = row.Pending
 	}
-	if cid == "" && m.view != nil {
-		if n := len(m.view.QueuedTurns); n > 0 {
-			cid = m.view.QueuedTurns[n-1].CommandID
-		}
+	var queued []model.QueuedTurn
+	var pending []model.PendingEntry
+	if m.view != nil {
+		queued, pending = m.view.QueuedTurns, m.view.Pending
 	}
-	if cid == "" && m.view != nil {
-		for i := len(m.view.Pending) - 1; i >= 0; i-- {
-			if m.view.Pending[i].Status == model.PendingQueued {
-				cid = m.view.Pending[i].CommandID
-				break
-			}
-		}
-	}
+	cid := unqueuePick(selected, queued, pending)
 	if cid == "" {
 		m.setNotice("no queued prompt to unqueue", true)
 		return m.expireNotice()
@@ -117,6 +110,24 @@ func (m *Model) unqueue() tea.Cmd {
 	src := m.src
 	m.setNotice("unqueueing…", false)
 	return tea.Batch(func() tea.Msg { src.Unqueue(cid); return nil }, m.expireNotice())
+}
+
+// unqueuePick is the commandId unqueue takes back: the selected pending
+// prompt when the host has queued it, else the newest turn the host holds
+// queued, else the newest pending prompt known queued; "" when none is.
+func unqueuePick(selected *model.PendingEntry, queued []model.QueuedTurn, pending []model.PendingEntry) string {
+	if selected != nil && selected.Status == model.PendingQueued {
+		return selected.CommandID
+	}
+	if n := len(queued); n > 0 {
+		return queued[n-1].CommandID
+	}
+	for i := len(pending) - 1; i >= 0; i-- {
+		if pending[i].Status == model.PendingQueued {
+			return pending[i].CommandID
+		}
+	}
+	return ""
 }
 
 func (m *Model) toggleMouse() tea.Cmd {
