@@ -92,7 +92,19 @@ func fanoutRun(b *testing.B, bin, file, rate string, durable bool, n, size int) 
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	defer func() {
+		// An interrupt lets the host write LOOKOUT_CPUPROFILE; a kill
+		// follows if it does not exit.
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	}()
 	url, session := benchHostLines(b, out)
 
 	ctx, cancel := context.WithCancel(context.Background())

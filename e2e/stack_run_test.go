@@ -163,6 +163,9 @@ func lookoutRun(t *testing.T, ag stackAgent, long agenttest.LongAnswer, o lookou
 		}
 	}
 	vars = append(vars, agentEnvVars(l.env)...)
+	if n := os.Getenv("LOOKOUT_BENCH_GOMAXPROCS"); n != "" {
+		vars = append(vars, "GOMAXPROCS="+n) // lookout's own, to compare
+	}
 	if o.profile != "" {
 		vars = append(vars, "LOOKOUT_CPUPROFILE="+shellQuote(o.profile))
 	}
