@@ -90,32 +90,8 @@ var pathAgents = []pathAgent{
 		slowDelta:   "Working on it; this will take a while.",
 	},
 	{
-		name: "codex",
-		launch: func(t *testing.T) launched {
-			bin := codextest.Binary(t)
-			fake := codextest.NewFakeModel(t, codextest.FakeOptions{})
-			env := codextest.Home(t, fake.URL(), codextest.HomeOptions{})
-			return launched{bin: bin, flags: "--agent codex --codex-bin " + shellQuote(bin), env: env, calls: func() []modelCall {
-				var out []modelCall
-				for _, r := range fake.Requests() {
-					if r.Scenario == "side" {
-						continue
-					}
-					c := modelCall{prompts: r.Prompts()}
-					var all []string
-					for _, it := range r.Input {
-						if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" {
-							c.toolResults = append(c.toolResults, it.Output)
-						}
-						all = append(all, it.Text, it.Output)
-						c.shape = append(c.shape, brief(it.Type+"/"+it.Role+": "+it.Text+it.Output+it.Arguments))
-					}
-					c.all = strings.Join(all, "\n")
-					out = append(out, c)
-				}
-				return out
-			}}
-		},
+		name:         "codex",
+		launch:       func(t *testing.T) launched { return launchCodex(t, codextest.FakeOptions{}) },
 		deniedError:  "the user declined this command",
 		toldDenied:   `Rejected(\"rejected by user\")`,
 		deniedAnswer: "rejected by user",
@@ -123,34 +99,8 @@ var pathAgents = []pathAgent{
 		slowDelta:    "slow0 ",
 	},
 	{
-		name: "claude",
-		launch: func(t *testing.T) launched {
-			bin := claudetest.Binary(t)
-			fake := claudetest.NewFakeModel(t, claudetest.FakeOptions{})
-			env := claudetest.Home(t, fake.URL(), claudetest.HomeOptions{})
-			return launched{bin: bin, flags: "--agent claude --claude-bin " + shellQuote(bin), env: env, calls: func() []modelCall {
-				var out []modelCall
-				for _, r := range fake.Requests() {
-					if r.Scenario == "side" {
-						continue
-					}
-					c := modelCall{prompts: r.Prompts()}
-					var all []string
-					for _, m := range r.Messages {
-						for _, b := range m.Blocks {
-							if b.Type == "tool_result" {
-								c.toolResults = append(c.toolResults, b.Text)
-							}
-							all = append(all, b.Text)
-							c.shape = append(c.shape, brief(m.Role+"/"+b.Type+": "+b.Text+string(b.Input)))
-						}
-					}
-					c.all = strings.Join(all, "\n")
-					out = append(out, c)
-				}
-				return out
-			}}
-		},
+		name:         "claude",
+		launch:       func(t *testing.T) launched { return launchClaude(t, claudetest.FakeOptions{}) },
 		deniedError:  "The user denied this in Lookout.",
 		toldDenied:   "The user denied this in Lookout.",
 		deniedAnswer: claudetest.ToolErrorPrefix + " The user denied this in Lookout.",
@@ -158,36 +108,98 @@ var pathAgents = []pathAgent{
 		slowDelta:    "slow0 ",
 	},
 	{
-		name: "opencode",
-		launch: func(t *testing.T) launched {
-			bin := opencodetest.Binary(t)
-			fake := opencodetest.NewFakeModel(t, opencodetest.FakeOptions{})
-			env := opencodetest.Home(t, fake.URL(), opencodetest.HomeOptions{})
-			// The terminal's XDG_CONFIG_HOME (the test's) would hide the
-			// opencode.json Home wrote under HOME/.config from OpenCode.
-			env = append(env, "XDG_CONFIG_HOME="+filepath.Join(agenttest.EnvValue(env, "HOME"), ".config"))
-			return launched{bin: bin, flags: "--agent opencode --opencode-bin " + shellQuote(bin), env: env, calls: func() []modelCall {
-				var out []modelCall
-				for _, r := range fake.TurnRequests() {
-					c := modelCall{prompts: r.Prompts()}
-					var all []string
-					for _, m := range r.Messages {
-						if m.Role == "tool" {
-							c.toolResults = append(c.toolResults, m.Text)
-						}
-						all = append(all, m.Text)
-						c.shape = append(c.shape, brief(m.Role+": "+m.Text+strings.Join(m.ToolCalls, ",")))
-					}
-					c.all = strings.Join(all, "\n")
-					out = append(out, c)
-				}
-				return out
-			}}
-		},
+		name:        "opencode",
+		launch:      func(t *testing.T) launched { return launchOpenCode(t, opencodetest.FakeOptions{}) },
 		deniedError: "the user declined this tool call",
 		afterTool:   opencodetest.FollowupPrefix,
 		slowDelta:   "slow0 ",
 	},
+}
+
+// launchCodex prepares Codex behind lookout against its fake model, made
+// with opts.
+func launchCodex(t *testing.T, opts codextest.FakeOptions) launched {
+	bin := codextest.Binary(t)
+	fake := codextest.NewFakeModel(t, opts)
+	env := codextest.Home(t, fake.URL(), codextest.HomeOptions{})
+	return launched{bin: bin, flags: "--agent codex --codex-bin " + shellQuote(bin), env: env, calls: func() []modelCall {
+		var out []modelCall
+		for _, r := range fake.Requests() {
+			if r.Scenario == "side" {
+				continue
+			}
+			c := modelCall{prompts: r.Prompts()}
+			var all []string
+			for _, it := range r.Input {
+				if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" {
+					c.toolResults = append(c.toolResults, it.Output)
+				}
+				all = append(all, it.Text, it.Output)
+				c.shape = append(c.shape, brief(it.Type+"/"+it.Role+": "+it.Text+it.Output+it.Arguments))
+			}
+			c.all = strings.Join(all, "\n")
+			out = append(out, c)
+		}
+		return out
+	}}
+}
+
+// launchClaude prepares Claude Code behind lookout against its fake
+// model, made with opts.
+func launchClaude(t *testing.T, opts claudetest.FakeOptions) launched {
+	bin := claudetest.Binary(t)
+	fake := claudetest.NewFakeModel(t, opts)
+	env := claudetest.Home(t, fake.URL(), claudetest.HomeOptions{})
+	return launched{bin: bin, flags: "--agent claude --claude-bin " + shellQuote(bin), env: env, calls: func() []modelCall {
+		var out []modelCall
+		for _, r := range fake.Requests() {
+			if r.Scenario == "side" {
+				continue
+			}
+			c := modelCall{prompts: r.Prompts()}
+			var all []string
+			for _, m := range r.Messages {
+				for _, b := range m.Blocks {
+					if b.Type == "tool_result" {
+						c.toolResults = append(c.toolResults, b.Text)
+					}
+					all = append(all, b.Text)
+					c.shape = append(c.shape, brief(m.Role+"/"+b.Type+": "+b.Text+string(b.Input)))
+				}
+			}
+			c.all = strings.Join(all, "\n")
+			out = append(out, c)
+		}
+		return out
+	}}
+}
+
+// launchOpenCode prepares OpenCode behind lookout against its fake model,
+// made with opts.
+func launchOpenCode(t *testing.T, opts opencodetest.FakeOptions) launched {
+	bin := opencodetest.Binary(t)
+	fake := opencodetest.NewFakeModel(t, opts)
+	env := opencodetest.Home(t, fake.URL(), opencodetest.HomeOptions{})
+	// The terminal's XDG_CONFIG_HOME (the test's) would hide the
+	// opencode.json Home wrote under HOME/.config from OpenCode.
+	env = append(env, "XDG_CONFIG_HOME="+filepath.Join(agenttest.EnvValue(env, "HOME"), ".config"))
+	return launched{bin: bin, flags: "--agent opencode --opencode-bin " + shellQuote(bin), env: env, calls: func() []modelCall {
+		var out []modelCall
+		for _, r := range fake.TurnRequests() {
+			c := modelCall{prompts: r.Prompts()}
+			var all []string
+			for _, m := range r.Messages {
+				if m.Role == "tool" {
+					c.toolResults = append(c.toolResults, m.Text)
+				}
+				all = append(all, m.Text)
+				c.shape = append(c.shape, brief(m.Role+": "+m.Text+strings.Join(m.ToolCalls, ",")))
+			}
+			c.all = strings.Join(all, "\n")
+			out = append(out, c)
+		}
+		return out
+	}}
 }
 
 // agentEnvVars are the variables of a kit's environment to hand the

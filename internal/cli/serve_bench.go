@@ -16,20 +16,24 @@ import (
 // a host whose agent streams a file, used by the end-to-end rendering
 // benchmark. They change nothing unless --bench-stream is given.
 type benchFlags struct {
-	file  string
-	chunk int
-	rate  float64
+	file    string
+	chunk   int
+	rate    float64
+	durable bool
 }
 
 func (b *benchFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&b.file, "bench-stream", "", "benchmark host: answer every prompt by streaming this file as one agent message (in memory, no field bound short of the file; see docs/performance.md)")
 	f.IntVar(&b.chunk, "bench-chunk", 10, "with --bench-stream: bytes per delta")
 	f.Float64Var(&b.rate, "bench-rate", 0, "with --bench-stream: deltas per second (0: as fast as the host takes them)")
+	f.BoolVar(&b.durable, "bench-durable", false, "with --bench-stream: journal the sessions as a durable host does (in --data), instead of in memory only")
 }
 
 // apply turns opts into a benchmark host's: the stream agent, a field
 // bound that holds the file whole, outbound queues that never shed a
-// delta, no demo session and an ephemeral journal. It reports the agent
+// delta, no demo session and an ephemeral journal (a durable one with
+// --bench-durable, so that a benchmark can count what journaling the
+// stream costs). It reports the agent
 // and prints "bench: last delta at <unix ns>" to out after each stream's
 // last delta, so a harness can time the lag to the screen.
 func (b *benchFlags) apply(opts *host.Options, out io.Writer) error {
@@ -51,6 +55,8 @@ func (b *benchFlags) apply(opts *host.Options, out io.Writer) error {
 	opts.OutboundQueue = 1 << 20
 	opts.OutboundBytes = 1 << 30
 	opts.DemoSession = false
-	opts.Ephemeral = true
+	if !b.durable {
+		opts.Ephemeral = true
+	}
 	return nil
 }

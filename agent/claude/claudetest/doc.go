@@ -40,6 +40,8 @@
 //	             EditOld by EditNew in it; then EditAnswerPrefix
 //	slow         thinking, then deltas "slow0 ", "slow1 ", ... every
 //	             SlowInterval (SlowDeltas of them), until the request ends
+//	long         LongText in LongChunk-rune deltas, LongRate a second
+//	             (default: as fast as possible), no thinking
 //	say:         the rest of the line as the answer, no thinking
 //	(otherwise)  plain: thinking PlainThinking (two deltas), then the
 //	             markdown PlainAnswer in several deltas

@@ -21,6 +21,13 @@ type FakeOptions struct {
 	// (default 600, so 30 s at the default interval).
 	SlowInterval time.Duration
 	SlowDeltas   int
+	// LongText is the answer of the "long" scenario (default: about 100 KB
+	// of generated markdown, agenttest.LongMarkdown); LongChunk is the
+	// size of its deltas in characters (runes), default 10; LongRate is
+	// how many deltas a second it sends (0: as fast as possible).
+	LongText  string
+	LongChunk int
+	LongRate  float64
 	// FailAttempts is how many attempts of a "retry" prompt fail before
 	// one succeeds (default 1). Claude Code only tries again when its
 	// CLAUDE_CODE_MAX_RETRIES allows it (HomeOptions.MaxRetries).

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lookout-sh/lookout/agent/agenttest"
 )
@@ -28,6 +29,7 @@ func TestChooseScenario(t *testing.T) {
 		{"edit: /tmp/x/a.txt", "edit", "/tmp/x/a.txt"},
 		{"slow please", "slow", ""},
 		{"say: exactly this", "say", "exactly this"},
+		{"a long one", "long", ""},
 		{"run: echo retry", "retry", ""}, // table order decides
 	} {
 		r := Request{Messages: []Message{
@@ -170,5 +172,22 @@ func TestFakeStreamsScenarios(t *testing.T) {
 	reqs := f.Requests()
 	if len(reqs) != 6 || reqs[0].Scenario != "plain" || reqs[2].Scenario != "followup" || reqs[5].SessionID != "s1" || reqs[0].LastPrompt() != "hello" {
 		t.Errorf("recorded requests: %+v", reqs)
+	}
+}
+
+func TestFakeStreamsTheLongAnswer(t *testing.T) {
+	long := strings.Repeat("ab日本cd", 7)
+	f := NewFakeModel(t, FakeOptions{LongText: long, LongChunk: 4, LongRate: 1000})
+	start := time.Now()
+	_, evs, _ := post(t, f, userText("a long answer"))
+	text, thinking, _, stop := texts(evs)
+	// 11 deltas at 1,000 a second: the last is due 10 ms in.
+	if text != long || thinking != "" || stop != "end_turn" || time.Since(start) < 10*time.Millisecond {
+		t.Errorf("long: %q %q %q in %v", text, thinking, stop, time.Since(start))
+	}
+	for _, e := range evs {
+		if d, ok := e.Data["delta"].(map[string]any); ok && d["type"] == "text_delta" && len([]rune(d["text"].(string))) > 4 {
+			t.Errorf("delta %v longer than 4 runes", d)
+		}
 	}
 }

@@ -39,6 +39,11 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 		if !s.textBlock(agenttest.NumberedDeltas("slow", f.opts.SlowDeltas), f.opts.SlowInterval) {
 			return
 		}
+	case "long":
+		long := agenttest.LongAnswer{Text: f.opts.LongText, Chunk: f.opts.LongChunk, Rate: f.opts.LongRate}
+		if !s.textBlockBy(func(emit func(string) bool) bool { return long.Stream(s.SSE, emit) }) {
+			return
+		}
 	case "say":
 		s.text(words(p.arg)...)
 	default: // plain, and "retry" once it succeeds

@@ -18,6 +18,7 @@ var Scenarios = []Scenario{
 	{Name: "write", Keyword: "write:", Does: "a Write tool_use writing WriteContent to the path on the rest of the line (Claude Code asks can_use_tool); then EditAnswerPrefix"},
 	{Name: "edit", Keyword: "edit:", Does: "a Read tool_use of the path on the rest of the line, then an Edit replacing EditOld with EditNew in it (Claude Code asks can_use_tool); then EditAnswerPrefix"},
 	{Name: "slow", Keyword: "slow", Does: "thinking, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
+	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, LongRate a second (default as fast as possible), no thinking"},
 	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no thinking"},
 	{Name: "plain", Keyword: "", Does: "a thinking block (PlainThinking in two deltas), then PlainAnswer (markdown) in several deltas"},
 }

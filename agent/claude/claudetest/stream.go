@@ -65,8 +65,14 @@ func (s *stream) thinking(deltas ...string) bool {
 // textBlock streams a text block. next yields the deltas one by one (ok
 // false ends the block); wait runs before each delta after the first.
 func (s *stream) textBlock(next func() (string, bool), wait time.Duration) bool {
+	return s.textBlockBy(func(emit func(string) bool) bool { return s.Deltas(next, wait, emit) })
+}
+
+// textBlockBy streams a text block whose deltas send writes with emit (it
+// returns false when the stream ended).
+func (s *stream) textBlockBy(send func(emit func(delta string) bool) bool) bool {
 	i := s.blockStart(map[string]any{"type": "text", "text": ""})
-	if !s.Deltas(next, wait, func(d string) bool {
+	if !send(func(d string) bool {
 		return s.delta(i, map[string]any{"type": "text_delta", "text": d})
 	}) {
 		return false

@@ -17,7 +17,8 @@
 // fake answers a trailing function_call_output (the request after a tool
 // ran) with a message quoting the tool's output ("followup"), answers side
 // requests that are not a turn's model call (request_kind "compaction")
-// with SideAnswer ("side"), and otherwise plays the scenario named by a
+// with SideAnswer ("side") and the title requests of Codex's own TUI with
+// Title ("title"), and otherwise plays the scenario named by a
 // keyword in the newest prompt: the last user message that is not context
 // Codex added itself (<environment_context>, instructions). Keywords match
 // case-insensitively as whole words; the first row that matches wins:
@@ -43,7 +44,8 @@
 //	patch            as patch: with DefaultPatchFile
 //	slow             reasoning, then deltas "slow0 ", "slow1 ", ... every
 //	                 SlowInterval (SlowDeltas of them), until the request ends
-//	long             LongText in LongChunk-rune deltas, as fast as possible
+//	long             LongText in LongChunk-rune deltas, LongRate a second
+//	                 (default: as fast as possible)
 //	say:             the rest of the line as the answer, no reasoning
 //	(anything else)  plain: reasoning PlainReasoning (summary in two deltas),
 //	                 then the markdown PlainAnswer in several deltas

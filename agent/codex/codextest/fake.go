@@ -22,10 +22,12 @@ type FakeOptions struct {
 	SlowInterval time.Duration
 	SlowDeltas   int
 	// LongText is the answer of the "long" scenario (default: about 100 KB
-	// of generated markdown); LongChunk is the size of its deltas in
-	// characters (runes), default 10. They are sent as fast as possible.
+	// of generated markdown, agenttest.LongMarkdown); LongChunk is the
+	// size of its deltas in characters (runes), default 10; LongRate is
+	// how many deltas a second it sends (0: as fast as possible).
 	LongText  string
 	LongChunk int
+	LongRate  float64
 	// FailAttempts is how many attempts of a "retry" or "disconnect" turn
 	// fail before one succeeds (default 1). Codex only tries again when its
 	// CODEX_HOME allows it (HomeOptions.StreamRetries).
@@ -57,12 +59,6 @@ func NewFakeModel(t testing.TB, opts FakeOptions) *FakeModel {
 	}
 	if opts.SlowDeltas <= 0 {
 		opts.SlowDeltas = 600
-	}
-	if opts.LongChunk <= 0 {
-		opts.LongChunk = 10
-	}
-	if opts.LongText == "" {
-		opts.LongText = defaultLongText()
 	}
 	if opts.FailAttempts <= 0 {
 		opts.FailAttempts = 1

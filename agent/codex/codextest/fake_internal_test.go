@@ -48,6 +48,12 @@ func TestChooseScenario(t *testing.T) {
 	if p := choose(Request{Kind: "compaction"}); p.name != "side" {
 		t.Errorf("compaction request plays %q", p.name)
 	}
+	// The TUI's title request quotes the prompt: it gets a title, not the
+	// prompt's scenario.
+	title := Request{Kind: "turn", ThreadSource: "thread_title", Input: []InputItem{{Type: "message", Role: "user", Text: "Generate a title.\n\nUser prompt:\nlong"}}}
+	if p := choose(title); p.name != "title" {
+		t.Errorf("title request plays %q", p.name)
+	}
 	r := Request{Input: []InputItem{{Type: "message", Role: "user", Text: "http 500"}, {Type: "function_call_output"}}}
 	if p := choose(r); p.name != "followup" {
 		t.Errorf("after a tool ran: %q", p.name)
@@ -230,6 +236,13 @@ func TestFakeLongAndSay(t *testing.T) {
 		if d, ok := e.Data["delta"].(string); ok && len([]rune(d)) > 4 {
 			t.Errorf("delta %q longer than 4 runes", d)
 		}
+	}
+	f = NewFakeModel(t, FakeOptions{LongText: long, LongChunk: 4, LongRate: 1000})
+	start := time.Now()
+	_, evs = post(t, f, nil, user("long"))
+	// 11 deltas at 1,000 a second: the last is due 10 ms in.
+	if got := textOf(t, evs); got != long || time.Since(start) < 10*time.Millisecond {
+		t.Errorf("long at a rate: %q in %v", got, time.Since(start))
 	}
 	_, evs = post(t, f, nil, user("say: just this"))
 	if got := textOf(t, evs); got != "just this" {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/lookout-sh/lookout/agent/agenttest"
 )
@@ -19,6 +18,8 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
 	switch p.name {
 	case "side":
 		s.text(words(SideAnswer)...)
+	case "title":
+		s.text(`{"title":"` + Title + `"}`)
 	case "followup":
 		s.text(words(followupAnswer(req))...)
 	case "model error":
@@ -62,16 +63,8 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
 		s.reasoning(agenttest.Halves("Streaming slowly.")...)
 		s.message(agenttest.NumberedDeltas("slow", f.opts.SlowDeltas), f.opts.SlowInterval)
 	case "long":
-		s.FlushEvery = 64
-		rest := f.opts.LongText
-		s.message(func() (string, bool) {
-			if rest == "" {
-				return "", false
-			}
-			d := cutRunes(rest, f.opts.LongChunk)
-			rest = rest[len(d):]
-			return d, true
-		}, 0)
+		long := agenttest.LongAnswer{Text: f.opts.LongText, Chunk: f.opts.LongChunk, Rate: f.opts.LongRate}
+		s.messageBy(func(emit func(string) bool) bool { return long.Stream(s.SSE, emit) })
 	case "say":
 		s.text(words(p.arg)...)
 	case "many":
@@ -133,26 +126,4 @@ func words(s string) []string {
 		s = s[i+1:]
 	}
 	return out
-}
-
-// cutRunes is the prefix of s holding at most n runes.
-func cutRunes(s string, n int) string {
-	i := 0
-	for k := 0; k < n && i < len(s); k++ {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return s[:i]
-}
-
-// defaultLongText is about 100 KB of markdown: headings, paragraphs, lists
-// and code blocks.
-func defaultLongText() string {
-	var b strings.Builder
-	for i := 1; b.Len() < 100_000; i++ {
-		fmt.Fprintf(&b, "## Section %d\n\nThis is paragraph %d of the long answer. It has **bold**, *italic* and `code` spans so a renderer has work to do.\n\n", i, i)
-		fmt.Fprintf(&b, "- item %d.1\n- item %d.2\n- item %d.3\n\n", i, i, i)
-		fmt.Fprintf(&b, "```go\nfunc section%d() int { return %d }\n```\n\n", i, i)
-	}
-	return b.String()
 }

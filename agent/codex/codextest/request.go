@@ -18,6 +18,10 @@ type Request struct {
 	Kind string
 	// TurnID is Codex's turn id from the same header ("" when absent).
 	TurnID string
+	// ThreadSource is the header's thread_source: "thread_title" for the
+	// title request Codex's own TUI makes beside each turn's first model
+	// call ("" when absent).
+	ThreadSource string
 	// Scenario is the name of the scenario the fake played (see Scenarios),
 	// "followup" for the answer after a tool ran, "side" for a request that
 	// is not a turn's model call.
@@ -125,11 +129,12 @@ type wirePart struct {
 func parseRequest(body []byte, h http.Header) Request {
 	r := Request{Body: json.RawMessage(body), Header: h.Clone()}
 	var meta struct {
-		RequestKind string `json:"request_kind"`
-		TurnID      string `json:"turn_id"`
+		RequestKind  string `json:"request_kind"`
+		TurnID       string `json:"turn_id"`
+		ThreadSource string `json:"thread_source"`
 	}
 	if json.Unmarshal([]byte(h.Get("x-codex-turn-metadata")), &meta) == nil {
-		r.Kind, r.TurnID = meta.RequestKind, meta.TurnID
+		r.Kind, r.TurnID, r.ThreadSource = meta.RequestKind, meta.TurnID, meta.ThreadSource
 	}
 	var w wireRequest
 	if json.Unmarshal(body, &w) != nil {

@@ -24,7 +24,7 @@ var Scenarios = []Scenario{
 	{Name: "patch", Keyword: "patch:", Does: "exec_command running apply_patch that adds the named file holding PatchLine (Codex shows a fileChange item; read-only sandbox asks item/fileChange/requestApproval)"},
 	{Name: "patch file", Keyword: "patch", Does: "as patch: with the file " + DefaultPatchFile},
 	{Name: "slow", Keyword: "slow", Does: "reasoning, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
-	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, as fast as possible, no reasoning"},
+	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, LongRate a second (default as fast as possible), no reasoning"},
 	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no reasoning"},
 	{Name: "many", Keyword: "many:", Does: "N answer messages \"message i of N\" in one response (N the rest of the line, at most MaxMany): a long history in one turn"},
 	{Name: "plain", Keyword: "", Does: "a reasoning item (summary PlainReasoning in two deltas), then PlainAnswer (markdown) in several deltas"},
@@ -58,6 +58,9 @@ const (
 	// SideAnswer answers requests that are not a turn's model call
 	// (compaction summaries and any other side request).
 	SideAnswer = "Summary: the user tested the fake model and got deterministic answers."
+	// Title is the title the fake gives a thread when Codex's own TUI
+	// asks (a "thread_title" request, answered as the JSON it expects).
+	Title = "Fake session title"
 )
 
 // play is the fake's decision for one request.
@@ -66,9 +69,12 @@ type play struct {
 	arg  string // the rest of the line after a "keyword:"
 }
 
-// choose picks what to play for r: side requests first, then the answer
-// after a tool ran, then the newest prompt's keywords.
+// choose picks what to play for r: title and side requests first, then
+// the answer after a tool ran, then the newest prompt's keywords.
 func choose(r Request) play {
+	if r.ThreadSource == "thread_title" {
+		return play{name: "title"}
+	}
 	prompt := r.LastPrompt()
 	if (r.Kind != "" && r.Kind != "turn") || strings.Contains(prompt, "CONTEXT CHECKPOINT COMPACTION") {
 		return play{name: "side"}

@@ -57,16 +57,22 @@ func (s *stream) reasoning(deltas ...string) bool {
 
 // message streams an assistant message. next yields the deltas one by one
 // (ok false ends the message); wait runs before each delta after the first.
-// The done event carries the text streamed so far, so an ended stream
-// still closes the item consistently if it can.
 func (s *stream) message(next func() (string, bool), wait time.Duration) bool {
+	return s.messageBy(func(emit func(string) bool) bool { return s.Deltas(next, wait, emit) })
+}
+
+// messageBy streams an assistant message whose deltas send writes with
+// emit (it returns false when the stream ended). The done event carries
+// the text streamed so far, so an ended stream still closes the item
+// consistently if it can.
+func (s *stream) messageBy(send func(emit func(delta string) bool) bool) bool {
 	idx := s.next
 	s.next++
 	id := s.itemID("msg", idx)
 	s.Event("response.output_item.added", map[string]any{"output_index": idx,
 		"item": map[string]any{"type": "message", "id": id, "role": "assistant", "status": "in_progress", "content": []any{}}})
 	var text strings.Builder
-	if !s.Deltas(next, wait, func(d string) bool {
+	if !send(func(d string) bool {
 		text.WriteString(d)
 		return s.Event("response.output_text.delta", map[string]any{"item_id": id, "output_index": idx,
 			"content_index": 0, "delta": d})

@@ -38,6 +38,8 @@
 //	                 named absolute path (one made by write:)
 //	slow             an answer of SlowDeltas deltas "slow0 ", "slow1 ", ... one
 //	                 per SlowInterval, ending early when the request ends
+//	long             LongText in LongChunk-rune deltas, LongRate a second
+//	                 (default: as fast as possible), no reasoning
 //	say:             the rest of the line as the answer, word by word
 //	(anything else)  plain: reasoning_content PlainReasoning in two deltas
 //	                 (OpenCode shows it as a reasoning part), then the markdown

@@ -22,6 +22,13 @@ type FakeOptions struct {
 	// (default 600, so 30 s at the default interval).
 	SlowInterval time.Duration
 	SlowDeltas   int
+	// LongText is the answer of the "long" scenario (default: about 100 KB
+	// of generated markdown, agenttest.LongMarkdown); LongChunk is the
+	// size of its deltas in characters (runes), default 10; LongRate is
+	// how many deltas a second it sends (0: as fast as possible, no Gap).
+	LongText  string
+	LongChunk int
+	LongRate  float64
 	// FailAttempts is how many attempts of a "retry" prompt fail before
 	// one succeeds (default 1).
 	FailAttempts int
@@ -141,7 +148,11 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, done := f.srv.StreamContext(r)
 	defer done()
-	s := &stream{SSE: agenttest.NewSSE(ctx, w, f.opts.Gap), id: f.id(req, "cmpl")}
+	gap := f.opts.Gap
+	if p.name == "long" {
+		gap = 0 // the long answer keeps its own pace
+	}
+	s := &stream{SSE: agenttest.NewSSE(ctx, w, gap), id: f.id(req, "cmpl")}
 	if p.name == "disconnect" && failing {
 		s.chunk(map[string]any{"role": "assistant", "content": ""}, "", nil)
 		s.text(PlainAnswer[:len(PlainAnswer)/2])
@@ -187,6 +198,11 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 			if !s.chunk(map[string]any{"content": fmt.Sprintf("slow%d ", i)}, "", nil) || !s.Sleep(f.opts.SlowInterval) {
 				return
 			}
+		}
+	case "long":
+		long := agenttest.LongAnswer{Text: f.opts.LongText, Chunk: f.opts.LongChunk, Rate: f.opts.LongRate}
+		if !long.Stream(s.SSE, func(d string) bool { return s.chunk(map[string]any{"content": d}, "", nil) }) {
+			return
 		}
 	case "say":
 		s.text(p.arg)

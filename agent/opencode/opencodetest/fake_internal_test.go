@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestChooseScenario(t *testing.T) {
@@ -25,6 +26,7 @@ func TestChooseScenario(t *testing.T) {
 		{msgs(user("retry please")), play{name: "retry"}},
 		{msgs(user("slow answer")), play{name: "slow"}},
 		{msgs(user("slowly")), play{name: "plain"}},
+		{msgs(user("a long answer")), play{name: "long"}},
 		{msgs(user("run: ls"), Message{Role: "assistant", ToolCalls: []string{"bash"}}, Message{Role: "tool", Text: "out"}), play{name: "followup"}},
 		{msgs(Message{Role: "system", Text: "You are a title generator. You output ONLY a thread title."}, user("run: ls")), play{name: "title"}},
 	}
@@ -39,14 +41,40 @@ func TestChooseScenario(t *testing.T) {
 
 func TestFakeStreamsChatCompletions(t *testing.T) {
 	f := NewFakeModel(t, FakeOptions{})
-	body := `{"model":"fake-model","stream":true,"messages":[{"role":"system","content":"sys"},{"role":"user","content":[{"type":"text","text":"hello"}]}]}`
-	res, err := http.Post(f.URL()+"/chat/completions", "application/json", strings.NewReader(body))
+	content, reasoning, done, usage := streamAnswer(t, f, "hello")
+	if content != PlainAnswer || reasoning != PlainReasoning || !done || !usage {
+		t.Errorf("content %q reasoning %q done %v usage %v", content, reasoning, done, usage)
+	}
+	reqs := f.Requests()
+	if len(reqs) != 1 || reqs[0].Scenario != "plain" || reqs[0].LastPrompt() != "hello" {
+		t.Errorf("recorded %+v", reqs)
+	}
+}
+
+func TestFakeStreamsTheLongAnswer(t *testing.T) {
+	long := strings.Repeat("ab日本cd", 7)
+	f := NewFakeModel(t, FakeOptions{LongText: long, LongChunk: 4, LongRate: 1000})
+	start := time.Now()
+	content, reasoning, done, _ := streamAnswer(t, f, "a long answer")
+	// 11 deltas at 1,000 a second (no Gap): the last is due 10 ms in.
+	if took := time.Since(start); content != long || reasoning != "" || !done || took < 10*time.Millisecond || took > 5*time.Second {
+		t.Errorf("long: %q %q done %v in %v", content, reasoning, done, took)
+	}
+}
+
+// streamAnswer posts a streaming request with prompt and joins what the
+// fake answers.
+func streamAnswer(t *testing.T, f *FakeModel, prompt string) (content, reasoning string, done, usage bool) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"model": "fake-model", "stream": true, "messages": []any{
+		map[string]any{"role": "system", "content": "sys"},
+		map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": prompt}}}}})
+	res, err := http.Post(f.URL()+"/chat/completions", "application/json", strings.NewReader(string(body)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	var reasoning, content strings.Builder
-	done, usage := false, false
+	var c, r strings.Builder
 	sc := bufio.NewScanner(res.Body)
 	for sc.Scan() {
 		data, ok := strings.CutPrefix(sc.Text(), "data: ")
@@ -57,7 +85,7 @@ func TestFakeStreamsChatCompletions(t *testing.T) {
 			done = true
 			continue
 		}
-		var c struct {
+		var chunk struct {
 			Choices []struct {
 				Delta struct {
 					Content          string `json:"content"`
@@ -66,20 +94,14 @@ func TestFakeStreamsChatCompletions(t *testing.T) {
 			} `json:"choices"`
 			Usage json.RawMessage `json:"usage"`
 		}
-		if err := json.Unmarshal([]byte(data), &c); err != nil {
+		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
 			t.Fatal(err)
 		}
-		content.WriteString(c.Choices[0].Delta.Content)
-		reasoning.WriteString(c.Choices[0].Delta.ReasoningContent)
-		usage = usage || len(c.Usage) > 0
+		c.WriteString(chunk.Choices[0].Delta.Content)
+		r.WriteString(chunk.Choices[0].Delta.ReasoningContent)
+		usage = usage || len(chunk.Usage) > 0
 	}
-	if content.String() != PlainAnswer || reasoning.String() != PlainReasoning || !done || !usage {
-		t.Errorf("content %q reasoning %q done %v usage %v", content.String(), reasoning.String(), done, usage)
-	}
-	reqs := f.Requests()
-	if len(reqs) != 1 || reqs[0].Scenario != "plain" || reqs[0].LastPrompt() != "hello" {
-		t.Errorf("recorded %+v", reqs)
-	}
+	return c.String(), r.String(), done, usage
 }
 
 func TestFakeRetryFailsThenAnswers(t *testing.T) {

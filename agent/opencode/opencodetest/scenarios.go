@@ -16,6 +16,7 @@ var Scenarios = []Scenario{
 	{Name: "write", Keyword: "write:", Does: "a write tool call creating the named absolute path holding WriteContent"},
 	{Name: "edit", Keyword: "edit:", Does: "an edit tool call replacing WriteLine by EditedLine in the named absolute path"},
 	{Name: "slow", Keyword: "slow", Does: "an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (abort, kill)"},
+	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, LongRate a second (default as fast as possible), no reasoning"},
 	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no reasoning"},
 	{Name: "plain", Keyword: "", Does: "reasoning_content PlainReasoning in two deltas, then PlainAnswer (markdown) in several deltas"},
 }
