@@ -224,6 +224,11 @@ func runEmbedded(ctx context.Context, ui uiFlags, dataDir string, pace time.Dura
 		return fmt.Errorf("start the embedded host: %w", err)
 	}
 	defer h.Close()
+	// The host in this process serves this window: while the user only
+	// watches, its agent's stream, the host and the UI are one chain too
+	// (procs.go), and one thread runs them for about a quarter less CPU
+	// (docs/performance.md, "The whole stack, with each real agent").
+	ui.serial = serialProcs(os.Getenv("GOMAXPROCS"))
 	opts := sync.Options{
 		URL: h.URL(), Token: h.Token(), SessionID: h.DefaultSessionID(),
 		// The host is in-process and durable: a replica cache keyed by a

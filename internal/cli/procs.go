@@ -2,8 +2,9 @@ package cli
 
 import "runtime"
 
-// serialProcs returns tui.Options.Serial for a process that runs nothing
-// but the terminal UI (`lookout attach`): while the user only watches a
+// serialProcs returns tui.Options.Serial for a process whose work is the
+// terminal UI (`lookout attach`, and `lookout` with the host it embeds
+// for its window): while the user only watches a
 // fast stream, its Go code runs on one thread, and on as many as the
 // runtime chose again at the next key, paste or mouse event.
 //
