@@ -27,7 +27,10 @@ type procGroup struct {
 	done chan struct{}
 
 	mu     gosync.Mutex
-	tagged map[procKey]bool // processes whose environment was read
+	// tagged: the processes whose environment was read, by key and name:
+	// an exec renames a process and may give it another environment (a
+	// shell forks, then execs `env TAG=… lookout`).
+	tagged map[taggedKey]bool
 	last   map[procKey]procSample
 	base   map[procKey]time.Duration // CPU at mark
 }
@@ -59,7 +62,7 @@ func newProcTag(n int) string { return fmt.Sprintf("%s=%d-%d", procTagVar, os.Ge
 // stops it and kills what is left of them.
 func watchProcs(t *testing.T, tag string) *procGroup {
 	g := &procGroup{tag: tag, stop: make(chan struct{}), done: make(chan struct{}),
-		tagged: map[procKey]bool{}, last: map[procKey]procSample{}}
+		tagged: map[taggedKey]bool{}, last: map[procKey]procSample{}}
 	go g.run()
 	t.Cleanup(g.kill)
 	return g
@@ -97,7 +100,7 @@ func (g *procGroup) sample() {
 	defer g.mu.Unlock()
 	var member func(k procKey, depth int) bool
 	member = func(k procKey, depth int) bool {
-		if g.isTagged(k) {
+		if g.isTagged(k, stats[k].comm) {
 			return true
 		}
 		parent, ok := all[stats[k].ppid]
@@ -110,14 +113,21 @@ func (g *procGroup) sample() {
 	}
 }
 
-// isTagged reads k's environment once.
-func (g *procGroup) isTagged(k procKey) bool {
-	if v, ok := g.tagged[k]; ok {
+// taggedKey is a process as one program: its key and its name.
+type taggedKey struct {
+	procKey
+	comm string
+}
+
+// isTagged reads k's environment once per program it runs.
+func (g *procGroup) isTagged(k procKey, comm string) bool {
+	tk := taggedKey{k, comm}
+	if v, ok := g.tagged[tk]; ok {
 		return v
 	}
 	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", k.pid))
 	v := err == nil && bytes.Contains(append([]byte{0}, env...), []byte("\x00"+g.tag+"\x00"))
-	g.tagged[k] = v
+	g.tagged[tk] = v
 	return v
 }
 
