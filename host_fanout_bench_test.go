@@ -3,11 +3,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/internal/servetest"
 	"github.com/lookout-sh/lookout/model"
 	lsync "github.com/lookout-sh/lookout/sync"
 )
@@ -77,21 +75,19 @@ type fanoutResult struct{ host, wall, clients time.Duration }
 // otherwise), attaches n clients, streams one answer of size bytes and
 // measures it.
 func fanoutRun(b *testing.B, bin, file, rate string, durable bool, n, size int) fanoutResult {
-	args := []string{"serve", "--addr", "127.0.0.1:0", "--no-auth", "--bench-stream", file, "--bench-rate", rate}
+	args := []string{"--addr", "127.0.0.1:0", "--no-auth", "--bench-stream", file, "--bench-rate", rate}
 	if durable {
 		args = append(args, "--bench-durable", "--data", b.TempDir())
 	} else {
 		args = append(args, "--ephemeral")
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "LOOKOUT_TOKEN=")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
+	sessions := make(chan string, 1)
+	p := servetest.Start(b, bin, servetest.Options{Env: append(os.Environ(), "LOOKOUT_TOKEN="), Line: func(line string) {
+		if s, ok := strings.CutPrefix(line, "bench session: "); ok {
+			sessions <- s
+		}
+	}}, args...)
+	cmd := p.Cmd
 	defer func() {
 		// An interrupt lets the host write LOOKOUT_CPUPROFILE; a kill
 		// follows if it does not exit.
@@ -105,7 +101,13 @@ func fanoutRun(b *testing.B, bin, file, rate string, durable bool, n, size int) 
 			<-done
 		}
 	}()
-	url, session := benchHostLines(b, out)
+	url := p.URL
+	var session string
+	select {
+	case session = <-sessions:
+	case <-time.After(time.Minute):
+		b.Fatal("the bench host did not report its session")
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -132,30 +134,6 @@ func fanoutRun(b *testing.B, bin, file, rate string, durable bool, n, size int) 
 	wall := time.Since(t0)
 	host := time.Duration((cpuSeconds(b, cmd.Process.Pid) - host0) * float64(time.Second))
 	return fanoutResult{host: host, wall: wall, clients: ownCPU() - own0}
-}
-
-// benchHostLines reads the bench host's address and session from its
-// output, then drains the rest.
-func benchHostLines(b *testing.B, out io.Reader) (url, session string) {
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		line := sc.Text()
-		if _, u, ok := strings.Cut(line, "listening on "); ok {
-			url, _, _ = strings.Cut(u, " ")
-		}
-		if s, ok := strings.CutPrefix(line, "bench session: "); ok {
-			session = s
-			break
-		}
-	}
-	if url == "" || session == "" {
-		b.Fatal("the bench host did not report its address and session")
-	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
-	return url, session
 }
 
 // wholeAnswer: the turn ended, and an agent message holds size bytes.

@@ -3,16 +3,16 @@
 package e2e
 
 import (
-	"bufio"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/internal/servetest"
 )
 
 // waitLimit bounds every wait for the screen; generous because CI machines
@@ -66,52 +66,17 @@ func (tm *term) waitText(sub string) string {
 
 // host is a `lookout serve` process.
 type hostProc struct {
-	cmd *exec.Cmd
+	*servetest.Proc
 }
 
 func startHost(t *testing.T, bin, addr, data string, env []string, extra ...string) *hostProc {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data", data, "--pace", "5ms"}, extra...)...)
-	cmd.Env = env
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(out)
-		signalled := false
-		for sc.Scan() {
-			if !signalled && strings.Contains(sc.Text(), "listening on") {
-				close(ready)
-				signalled = true
-			}
-		}
-		if !signalled {
-			close(ready)
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(waitLimit):
-		t.Fatal("host did not start")
-	}
-	h := &hostProc{cmd: cmd}
-	t.Cleanup(h.kill)
-	return h
+	args := append([]string{"--addr", addr, "--data", data, "--pace", "5ms"}, extra...)
+	return &hostProc{servetest.Start(t, bin, servetest.Options{Env: env, Stderr: os.Stderr, Wait: waitLimit}, args...)}
 }
 
 // kill ends the host abruptly (SIGKILL), as a crash would.
-func (h *hostProc) kill() {
-	if h.cmd.ProcessState == nil {
-		_ = h.cmd.Process.Signal(syscall.SIGKILL)
-		_ = h.cmd.Wait()
-	}
-}
+func (h *hostProc) kill() { h.Kill() }
 
 func freeAddr(t *testing.T) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -120,15 +85,6 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
-}
-
-// goTool is the go command that runs this test: `go test` puts its own
-// GOROOT/bin first on PATH.
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return "go"
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -256,34 +212,13 @@ func TestEmbeddedDefault(t *testing.T) {
 	}
 }
 
-// builtBin is the binary built once per test process.
-var builtBin struct {
-	path string
-	dir  string // the temporary directory it was built in ("" when given)
-	err  error
-	out  []byte
-}
-
 // setup builds lookout (once) and returns a temp dir, the binary and an
 // environment whose XDG directories live in the temp dir.
 // LOOKOUT_E2E_BIN names a binary to run instead, such as an older build
 // for a before-and-after benchmark.
 func setup(t *testing.T) (dir, bin string, env []string) {
 	t.Helper()
-	if p := os.Getenv("LOOKOUT_E2E_BIN"); p != "" && builtBin.path == "" {
-		builtBin.path = p
-	}
-	if builtBin.path == "" && builtBin.err == nil {
-		bdir, err := os.MkdirTemp("", "lookout-e2e-bin")
-		if err != nil {
-			t.Fatal(err)
-		}
-		builtBin.dir, builtBin.path = bdir, filepath.Join(bdir, "lookout")
-		builtBin.out, builtBin.err = exec.Command(goTool(), "build", "-o", builtBin.path, "github.com/lookout-sh/lookout").CombinedOutput()
-	}
-	if builtBin.err != nil {
-		t.Fatalf("build: %v\n%s", builtBin.err, builtBin.out)
-	}
+	bin = servetest.Binary(t)
 	dir = t.TempDir()
 	env = append(os.Environ(),
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"),
@@ -292,7 +227,7 @@ func setup(t *testing.T) (dir, bin string, env []string) {
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 		"LOOKOUT_TOKEN=",
 	)
-	return dir, builtBin.path, env
+	return dir, bin, env
 }
 
 // startTerm runs command in a detached tmux session (100x30) on a private
@@ -344,8 +279,6 @@ func tail(s string, n int) string {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if builtBin.dir != "" {
-		_ = os.RemoveAll(builtBin.dir)
-	}
+	servetest.Remove()
 	os.Exit(code)
 }

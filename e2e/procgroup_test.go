@@ -26,7 +26,7 @@ type procGroup struct {
 	stop chan struct{}
 	done chan struct{}
 
-	mu     gosync.Mutex
+	mu gosync.Mutex
 	// tagged: the processes whose environment was read, by key and name:
 	// an exec renames a process and may give it another environment (a
 	// shell forks, then execs `env TAG=… lookout`).

@@ -1,24 +1,20 @@
 package sync
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	gosync "sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/lookout-sh/lookout/host"
-	"github.com/lookout-sh/lookout/internal/leakcheck"
+	"github.com/lookout-sh/lookout/internal/servetest"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -110,26 +106,9 @@ func (h *chaosHost) url() string { return "ws://" + h.addr + host.WSPath }
 // start runs lookout serve on h.addr (its port is kept across restarts).
 func (h *chaosHost) start() {
 	t := h.t
-	cmd := exec.Command(lookoutBinary(t), "serve", "--addr", h.addr, "--data", h.data, "--pace", "1ms", "--demo-session=false")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		if _, u, ok := strings.Cut(sc.Text(), "listening on ws://"); ok {
-			u, _, _ = strings.Cut(u, "/")
-			h.addr = u
-			go func() { _, _ = io.Copy(io.Discard, stdout) }()
-			h.proc = cmd
-			return
-		}
-	}
-	t.Fatal("lookout serve did not report its address")
+	p := servetest.Start(t, servetest.Binary(t), servetest.Options{},
+		"--addr", h.addr, "--data", h.data, "--pace", "1ms", "--demo-session=false")
+	h.addr, h.proc = p.Addr(), p.Cmd
 }
 
 // kill ends the host process with SIGKILL and starts it again on the same
@@ -139,32 +118,6 @@ func (h *chaosHost) killAndRestart() {
 	_ = h.proc.Wait()
 	h.kills++
 	h.start()
-}
-
-var builtLookout struct {
-	once gosync.Once
-	path string
-	err  error
-	out  []byte
-}
-
-// lookoutBinary builds the lookout command once per test process, into
-// a directory removed when the tests end.
-func lookoutBinary(t *testing.T) string {
-	builtLookout.once.Do(func() {
-		dir, err := os.MkdirTemp("", "lookout-chaos-bin")
-		if err != nil {
-			builtLookout.err = err
-			return
-		}
-		leakcheck.AtEnd(func() { _ = os.RemoveAll(dir) })
-		builtLookout.path = filepath.Join(dir, "lookout")
-		builtLookout.out, builtLookout.err = exec.Command("go", "build", "-o", builtLookout.path, "github.com/lookout-sh/lookout").CombinedOutput()
-	})
-	if builtLookout.err != nil {
-		t.Fatalf("go build: %v\n%s", builtLookout.err, builtLookout.out)
-	}
-	return builtLookout.path
 }
 
 type chaosClient struct {

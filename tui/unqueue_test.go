@@ -7,8 +7,12 @@ import (
 )
 
 func TestUnqueuePick(t *testing.T) {
-	queued := func(cid string) model.PendingEntry { return model.PendingEntry{CommandID: cid, Status: model.PendingQueued} }
-	sending := func(cid string) model.PendingEntry { return model.PendingEntry{CommandID: cid, Status: model.PendingSending} }
+	queued := func(cid string) model.PendingEntry {
+		return model.PendingEntry{CommandID: cid, Status: model.PendingQueued}
+	}
+	sending := func(cid string) model.PendingEntry {
+		return model.PendingEntry{CommandID: cid, Status: model.PendingSending}
+	}
 	hostQueue := []model.QueuedTurn{{TurnID: "t1", CommandID: "q1"}, {TurnID: "t2", CommandID: "q2"}}
 	sel := func(e model.PendingEntry) *model.PendingEntry { return &e }
 	tests := []struct {

@@ -3,10 +3,8 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +15,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/lookout-sh/lookout/internal/servetest"
 )
 
 // BenchmarkAttachMemory measures the attach process's memory while it
@@ -168,13 +168,7 @@ func benchAnswer(b *testing.B) string {
 }
 
 // buildLookout builds the lookout binary as users build it.
-func buildLookout(b *testing.B) string {
-	bin := filepath.Join(b.TempDir(), "lookout")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/lookout-sh/lookout").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
-	return bin
-}
+func buildLookout(b *testing.B) string { return servetest.Binary(b) }
 
 // measureAttach runs one stream at rate (deltas per second, 0: burst).
 func measureAttach(b *testing.B, bin, file, rate string) attachMemory {
@@ -238,38 +232,22 @@ type benchHost struct {
 }
 
 func startBenchHost(b *testing.B, bin, file, rate string) *benchHost {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--no-auth", "--ephemeral", "--bench-stream", file, "--bench-rate", rate)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	h := &benchHost{cmd: cmd, addr: addr, lastDelta: make(chan struct{}, 1)}
+	h := &benchHost{lastDelta: make(chan struct{}, 1)}
 	sid := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if s, ok := strings.CutPrefix(sc.Text(), "bench session: "); ok {
-				sid <- s
-			}
-			if strings.HasPrefix(sc.Text(), "bench: last delta at ") {
-				h.lastDelta <- struct{}{}
-			}
+	p := servetest.Start(b, bin, servetest.Options{Line: func(line string) {
+		if s, ok := strings.CutPrefix(line, "bench session: "); ok {
+			sid <- s
 		}
-	}()
+		if strings.HasPrefix(line, "bench: last delta at ") {
+			h.lastDelta <- struct{}{}
+		}
+	}}, "--addr", "127.0.0.1:0", "--no-auth", "--ephemeral", "--bench-stream", file, "--bench-rate", rate)
+	h.cmd, h.addr = p.Cmd, p.Addr()
 	select {
 	case h.session = <-sid:
 	case <-time.After(30 * time.Second):
 		h.stop()
-		b.Fatal("the bench host did not start")
+		b.Fatal("the bench host did not report its session")
 	}
 	return h
 }

@@ -3,9 +3,7 @@
 package cli
 
 import (
-	"bufio"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/internal/servetest"
 )
 
 // BenchmarkIdleWakeups measures what Lookout costs while nothing happens
@@ -150,37 +150,20 @@ func (h idleHost) stop() {
 // startIdleHost starts an ephemeral host and returns its address and its
 // demo session.
 func startIdleHost(b *testing.B, bin string) (addr, session string, h idleHost) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr = l.Addr().String()
-	l.Close()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--no-auth", "--ephemeral")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	h = idleHost{cmd}
 	sid := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if s, ok := strings.CutPrefix(sc.Text(), "demo session: "); ok {
-				sid <- s
-			}
+	p := servetest.Start(b, bin, servetest.Options{Line: func(line string) {
+		if s, ok := strings.CutPrefix(line, "demo session: "); ok {
+			sid <- s
 		}
-	}()
+	}}, "--addr", "127.0.0.1:0", "--no-auth", "--ephemeral")
+	h = idleHost{p.Cmd}
 	select {
 	case session = <-sid:
 	case <-time.After(30 * time.Second):
 		h.stop()
-		b.Fatal("the host did not start")
+		b.Fatal("the host did not report its demo session")
 	}
-	return addr, session, h
+	return p.Addr(), session, h
 }
 
 // outputLen is how many bytes the process has written to its terminal
