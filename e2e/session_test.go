@@ -66,3 +66,47 @@ func TestEmbeddedDemoSwitchesSessions(t *testing.T) {
 	tm.keys("C-c", "C-c")
 	tm.waitText("LOOKOUT-EXITED 0")
 }
+
+// TestPickerSaysWhichSessionNeedsTheUser: with an approval waiting in one
+// session, the picker (ctrl+o) and `lookout sessions` say so on that
+// session's row; answered from the session, the row goes back to its
+// status. Then a failed turn says "last turn failed".
+func TestPickerSaysWhichSessionNeedsTheUser(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir, bin, env := setup(t)
+	tm := startTermSized(t, "", dir, env, fmt.Sprintf("%s --pace 2ms --theme dark --log %s", bin, filepath.Join(dir, "client.log")), 120, 30)
+	tm.waitFor("the demo session", func(s string) bool {
+		return strings.Contains(s, "Welcome to Lookout") && strings.Contains(s, "idle")
+	})
+	tm.typeText("run a tool please")
+	tm.keys("Enter")
+	tm.waitText("Approval needed")
+	tm.keys("C-o")
+	tm.waitFor("the row that needs the user", func(s string) bool {
+		return strings.Contains(s, "Sessions on embedded host") && strings.Contains(s, "needs approval")
+	})
+	list := exec.Command(bin, "sessions") // the host on this machine: XDG_STATE_HOME's
+	list.Env = env
+	out, err := list.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "needs approval") {
+		t.Errorf("lookout sessions: %v\n%s", err, out)
+	}
+	tm.keys("Enter") // back into the session
+	tm.waitText("Approval needed")
+	tm.keys("M-a")
+	tm.waitFor("the approved turn to end", func(s string) bool {
+		return strings.Contains(s, "That is all for now.") && strings.Contains(s, "idle") && !strings.Contains(s, "Approval needed")
+	})
+	tm.typeText("fail turn now")
+	tm.keys("Enter")
+	tm.waitText("last turn failed: the model provider answered 500")
+	tm.keys("C-o")
+	tm.waitFor("the failed row", func(s string) bool {
+		return strings.Contains(s, "Sessions on embedded host") && strings.Contains(s, "last turn failed") && !strings.Contains(s, "needs approval")
+	})
+	tm.keys("Escape")
+	tm.keys("C-c", "C-c")
+	tm.waitText("LOOKOUT-EXITED 0")
+}

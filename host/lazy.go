@@ -32,6 +32,8 @@ type sessionStub struct {
 	// Head is the seq of the session's last journaled event: what its
 	// head is once loaded.
 	Head int64 `json:"head"`
+	// Needs is the session's "needs" when it went quiet ("failed" or "").
+	Needs string `json:"needs,omitempty"`
 }
 
 // readShutdownSummary returns the summary a graceful Close left, and
@@ -142,7 +144,8 @@ func (s *session) quietStub() (sessionStub, bool) {
 		return sessionStub{}, false
 	}
 	sm := s.summaryLocked()
-	return sessionStub{Title: sm["title"].(string), UpdatedAt: sm["updatedAt"].(string), Head: s.state.DurableCursor}, true
+	needs, _ := sm["needs"].(string)
+	return sessionStub{Title: sm["title"].(string), UpdatedAt: sm["updatedAt"].(string), Head: s.state.DurableCursor, Needs: needs}, true
 }
 
 // ensureLoaded folds a session that started unloaded (on its first use).
@@ -180,7 +183,10 @@ func (s *session) ensureLoaded() error {
 func (s *session) stubSummary() map[string]any {
 	st := s.stub.Load()
 	e := map[string]any{"sessionId": s.id, "title": cutUTF8(st.Title, TitleBound), "status": "idle", "updatedAt": st.UpdatedAt,
-		"epoch": s.epoch, "head": model.FormatCursor(s.id, st.Head), "queuedTurns": 0}
+		"epoch": s.epoch, "head": model.FormatCursor(s.id, st.Head), "queuedTurns": 0, "pendingApprovals": 0}
+	if st.Needs != "" {
+		e["needs"] = st.Needs
+	}
 	if f := s.h.fleet(); f != nil {
 		e["host"] = f.m.HostID()
 	}

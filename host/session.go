@@ -159,8 +159,13 @@ func (s *session) summaryLocked() map[string]any {
 	if !s.updatedAt.IsZero() {
 		updated = s.updatedAt.UTC().Format(time.RFC3339Nano)
 	}
+	approvals := len(s.state.Approvals())
 	e := map[string]any{"sessionId": s.id, "title": title, "status": status, "updatedAt": updated,
-		"epoch": s.epoch, "head": model.FormatCursor(s.id, s.headLocked()), "queuedTurns": queued}
+		"epoch": s.epoch, "head": model.FormatCursor(s.id, s.headLocked()), "queuedTurns": queued,
+		"pendingApprovals": approvals}
+	if n := sessionNeeds(approvals, status == "running" || queued > 0, s.state.LastTurn()); n != "" {
+		e["needs"] = n
+	}
 	var cost float64
 	if raw := s.state.Value("costUsd"); raw != nil && json.Unmarshal(raw, &cost) == nil && cost >= 0 {
 		e["costUsd"] = cost // the agent's own total, where it reports one

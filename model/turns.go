@@ -184,6 +184,13 @@ func (s *State) ActiveTurn() *ActiveTurn { return s.active }
 // QueuedTurns returns the queue in order. Do not modify.
 func (s *State) QueuedTurns() []QueuedTurn { return s.queued }
 
+// Approvals returns the approvals waiting for an answer, oldest first.
+// Do not modify.
+func (s *State) Approvals() []Approval { return s.approvals }
+
+// LastTurn returns the last turn that completed, or nil.
+func (s *State) LastTurn() *TurnRecord { return s.lastTurn }
+
 // Turn returns what the fold knows of a turn, or nil.
 func (s *State) Turn(id string) *TurnRecord { return s.turns[id] }
 

@@ -224,9 +224,9 @@ func sessionCells(s sync.SessionInfo, now time.Time, withHost bool) []string {
 		title = "(untitled)"
 	}
 	if withHost {
-		return []string{title, termtext.Line(s.Status), termtext.Line(s.Host), HumanTime(s.Updated(), now), termtext.Line(s.SessionID)}
+		return []string{title, SessionState(s), termtext.Line(s.Host), HumanTime(s.Updated(), now), termtext.Line(s.SessionID)}
 	}
-	return []string{title, termtext.Line(s.Status), HumanTime(s.Updated(), now), termtext.Line(s.SessionID)}
+	return []string{title, SessionState(s), HumanTime(s.Updated(), now), termtext.Line(s.SessionID)}
 }
 
 // anyHost reports whether a host named the fleet host of any session: the

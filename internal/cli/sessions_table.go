@@ -34,7 +34,7 @@ func sessionsTable(ss []sync.SessionInfo, now time.Time) string {
 	}
 	rows := [][]string{append(head, "TITLE")}
 	for _, s := range ss {
-		row := []string{termtext.Line(s.SessionID), termtext.Line(s.Status)}
+		row := []string{termtext.Line(s.SessionID), tui.SessionState(s)}
 		if withHost {
 			row = append(row, termtext.Line(s.Host))
 		}
