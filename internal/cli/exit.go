@@ -11,6 +11,7 @@ const (
 	exitNoSession   = 4 // the host does not know the session (or has none)
 	exitUnreachable = 5 // cannot connect, connection lost for good, or gave up sending
 	exitTurnFailed  = 6 // the prompt was rejected, unqueued, or its turn failed or was stopped
+	exitTimeout     = 7 // wait: its --timeout passed before the state came
 )
 
 // exitError carries a process exit code chosen by a subcommand.

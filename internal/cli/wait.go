@@ -24,9 +24,6 @@ const (
 
 var waitStates = []string{waitApproval, waitIdle, waitFailed}
 
-// exitTimeout: `lookout wait --timeout` passed before the state came.
-const exitTimeout = 7
-
 func newWaitCmd() *cobra.Command {
 	var f clientFlags
 	var state string
