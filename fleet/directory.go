@@ -33,6 +33,10 @@ type Summary struct {
 	Head         int64  `json:"head,omitempty"`
 	QueuedTurns  int    `json:"queuedTurns,omitempty"`
 	LastActivity string `json:"lastActivity,omitempty"` // RFC 3339
+	// Needs and PendingApprovals: what waits for the session's user
+	// (the host's session/list fields of the same names).
+	Needs            string `json:"needs,omitempty"`
+	PendingApprovals int    `json:"pendingApprovals,omitempty"`
 }
 
 // Register records that this host runs session sid, in state.

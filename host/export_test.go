@@ -100,3 +100,7 @@ func BudgetSheds(h *Host) int64 { return h.budgetSheds.Load() }
 
 // InvalidCloses counts connections closed for a flood of invalid frames.
 func InvalidCloses(h *Host) int64 { return h.invalidCloses.Load() }
+
+// HoldsSession reports whether h holds a session struct for id (its own,
+// a replica or a stub).
+func HoldsSession(h *Host, id string) bool { return h.session(id) != nil }

@@ -75,6 +75,8 @@ func (s *session) directoryFields() directoryFields {
 		Title: str("title"), Epoch: s.epoch, CreatedAt: s.created, LastActivity: str("updatedAt"),
 	}}
 	d.sum.QueuedTurns, _ = e["queuedTurns"].(int)
+	d.sum.Needs = str("needs")
+	d.sum.PendingApprovals, _ = e["pendingApprovals"].(int)
 	if _, seq, ok := model.ParseCursor(str("head")); ok {
 		d.sum.Head = seq
 	}

@@ -165,9 +165,13 @@ func (h *Host) fleetEntry(id string, dir map[string]fleet.Entry) map[string]any 
 
 // directoryEntry is the session/list entry a directory entry makes.
 func directoryEntry(e fleet.Entry) map[string]any {
-	return map[string]any{"sessionId": e.SessionID, "title": cutUTF8(e.Title, TitleBound), "status": cmp.Or(e.State, "idle"),
+	m := map[string]any{"sessionId": e.SessionID, "title": cutUTF8(e.Title, TitleBound), "status": cmp.Or(e.State, "idle"),
 		"updatedAt": cmp.Or(e.LastActivity, e.CreatedAt), "epoch": e.Epoch, "head": model.FormatCursor(e.SessionID, e.Head),
-		"queuedTurns": e.QueuedTurns, "host": e.HostID}
+		"queuedTurns": e.QueuedTurns, "host": e.HostID, "pendingApprovals": e.PendingApprovals}
+	if e.Needs != "" {
+		m["needs"] = e.Needs
+	}
+	return m
 }
 
 // noteWriters brings each replica's writer up to its directory entry.

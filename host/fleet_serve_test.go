@@ -271,3 +271,41 @@ func TestFleetListingPagesNeverRepeatOrSkip(t *testing.T) {
 		t.Fatalf("an unknown cursor: %v, %v", rerr, err)
 	}
 }
+
+// A fleet host lists what waits for the user of a session another host
+// writes, from the fleet directory alone (it holds no replica of it).
+func TestFleetListSaysWhatNeedsTheUser(t *testing.T) {
+	url := natstest.Start(t, t.TempDir()).URL()
+	a, b := startFleetHost(t, url, "a"), startFleetHost(t, url, "b")
+	ca, cb := hosttest.Dial(t, a), hosttest.Dial(t, b)
+	sid, _, sta := newSession(t, ca)
+	if _, _, err := ca.Submit(sid, "tool-1", "tool please"); err != nil {
+		t.Fatal(err)
+	}
+	asked, _, err := ca.WaitEvent(sta, func(ev *model.Event) bool { return ev.Method == model.MethodApprovalRequested })
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := func() map[string]any {
+		var res struct{ Sessions []map[string]any }
+		cb.MustCall(t, "session/list", map[string]any{}, &res)
+		for _, e := range res.Sessions {
+			if e["sessionId"] == sid {
+				return e
+			}
+		}
+		return nil
+	}
+	waitUntil(t, "b to list the waiting approval", func() bool {
+		e := entry()
+		return e != nil && e["needs"] == "approval" && e["pendingApprovals"] == float64(1) && e["host"] == "a"
+	})
+	ca.MustCall(t, "approval/respond", map[string]any{"sessionId": sid, "approvalId": asked.ApprovalID, "decision": "approve"}, nil)
+	waitUntil(t, "b to list it answered", func() bool {
+		e := entry()
+		return e != nil && e["needs"] == nil && e["pendingApprovals"] == float64(0)
+	})
+	if host.HoldsSession(b, sid) {
+		t.Fatal("b made a replica of a session it only listed")
+	}
+}
