@@ -5,6 +5,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // DefaultFrameInterval is how long the UI waits after a change signal
@@ -179,6 +180,21 @@ func (m *Model) pull() {
 	m.takeReturned(snap)
 	m.observeHost(snap.HostURL)
 	m.approvalChanged()
+	if taps := m.att.observe(m.view, m.now()); len(taps) > 0 {
+		if seq := m.notify.sequence(taps, termtext.Line(m.view.Title()), m.now()); seq != "" {
+			m.tapSeq = seq
+		}
+	}
+}
+
+// takeTap writes the notification pull decided on, if any.
+func (m *Model) takeTap() tea.Cmd {
+	if m.tapSeq == "" {
+		return nil
+	}
+	seq := m.tapSeq
+	m.tapSeq = ""
+	return tea.Raw(seq)
 }
 
 // refresh lays the screen out again and composes the frame. It is the

@@ -64,6 +64,11 @@ type Options struct {
 	// that runs nothing but this UI can then run its Go code on one
 	// thread while it watches (docs/tui.md, "Where the picture comes from").
 	Serial func(on bool)
+	// Notify is how to tap the user on the shoulder when the session asks
+	// for them (an approval, a failed turn, a long turn's end) while the
+	// terminal is not focused (attention.go); NotifyOff, the zero value,
+	// never does. NotifyStyleFromEnv picks the terminal's.
+	Notify NotifyStyle
 }
 
 // Model is the root tea.Model. Use it through a pointer: Update returns
@@ -129,6 +134,9 @@ type Model struct {
 	initCmd tea.Cmd // what the first layout asked for (older history)
 
 	stampsChange time.Time // when a stamp in the last frame next reads differently (clock.go)
+	att          attention // what the session asked that the user was told of (attention.go)
+	notify       notifier  // when and how to tell them
+	tapSeq       string    // a notification to write with the next frame
 	clockAt      time.Time // when the clock's timer rings; zero: none set
 	clockLast    time.Time // when the clock last redrew
 	clockGen     int       // the timer set last; earlier ones are ignored
@@ -192,6 +200,7 @@ func New(opts Options) (*Model, error) {
 		m.comp.setValue(opts.Draft)
 	}
 	m.width, m.height = 80, 24
+	m.notify.style = opts.Notify
 	m.pull()
 	m.initCmd = m.refresh()
 	return m, nil
@@ -250,7 +259,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.framePending = false
 		start := time.Now()
 		m.pull()
-		cmds = append(cmds, m.listen(), m.refresh(), m.startTicking(), m.searchOlderArrived())
+		cmds = append(cmds, m.listen(), m.refresh(), m.startTicking(), m.searchOlderArrived(), m.takeTap())
 		now := time.Now()
 		m.pace.framed(now, m.fresh, len(m.shown))
 		m.frameCost = now.Sub(start)
@@ -271,7 +280,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 	case tea.FocusMsg:
+		m.notify.blurred = false
 		cmds = append(cmds, call(m.src.Focus))
+	case tea.BlurMsg:
+		m.notify.blurred = true
 	case tea.PasteMsg:
 		if m.deny.open {
 			cmds = append(cmds, m.addDenyText(msg.Content))

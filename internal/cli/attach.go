@@ -371,6 +371,7 @@ func runUI(ctx context.Context, ui uiFlags, opts sync.Options, hostName string, 
 		<-ran // Run writes the replica cache before it returns
 	}()
 	m, err := tui.New(tui.Options{Source: c, Theme: ui.theme, Host: hostName, SessionID: opts.SessionID, NoMouse: ui.noMouse,
+		Notify:        tui.NotifyStyleFromEnv(os.Getenv),
 		OfferSessions: x.offerSessions, Draft: x.draft, Serial: ui.serial})
 	if err != nil {
 		return uiResult{}, err
