@@ -54,6 +54,9 @@ type conn struct {
 	// forwarded: the requests of another fleet host (fleet_forward.go),
 	// answered without a socket.
 	forwarded bool
+	// focus is the session this connection's user looks at, as its last
+	// session/focus said ("" none): no notice goes out for it (notify.go).
+	focus atomic.Pointer[string]
 
 	mu     sync.Mutex
 	q      []outMsg

@@ -23,6 +23,7 @@ var requestHandlers = map[string]requestHandler{
 	"session/delete":      paramsHandler((*conn).deleteSessionRequest),
 	"session/subscribe":   (*conn).subscribe,
 	"session/unsubscribe": paramsHandler((*conn).unsubscribe),
+	"session/focus":       paramsHandler((*conn).focusSession),
 	"view/page":           paramsHandler((*conn).page),
 	"turn/submit":         forwardable(paramsHandler((*conn).submit)),
 	"command/replay":      forwardable(paramsHandler((*conn).replay)),

@@ -62,6 +62,7 @@ type Host struct {
 
 	wg        sync.WaitGroup // turn runners
 	flushes   sync.WaitGroup // background session flushes
+	notices   *noticeGate    // nil unless NotifyCmd or NotifyURL is set (notify.go)
 	closeOnce sync.Once
 	closeErr  error
 	served    chan struct{}
@@ -105,6 +106,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	if h.log == nil {
 		h.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	h.notices = h.newNotices()
 	switch {
 	case opts.AgentImpl != nil:
 		h.agent = opts.AgentImpl

@@ -97,6 +97,11 @@ type Options struct {
 	Latency time.Duration
 	// Logger receives the host's diagnostics; nil discards them.
 	Logger *slog.Logger
+	// NotifyCmd, when set, is run (sh -c) for each Notice: a session that
+	// needs its user (notify.go). The notice is in its environment.
+	NotifyCmd string
+	// NotifyURL, when set, is posted each Notice, in ntfy's form.
+	NotifyURL string
 	// DemoSession creates, on first start (no sessions in the journal), a
 	// session holding a short scripted history that shows every item kind.
 	DemoSession bool

@@ -168,9 +168,11 @@ func (s *session) commitAndSend(batch []pendingEvent, subs []*conn) error {
 	}
 	s.mu.Lock()
 	s.markSentLocked(batch)
+	notices := s.noticesLocked(batch)
 	s.mu.Unlock()
 	s.send(batch, subs)
 	s.relay(batch)
+	s.offerNotices(notices)
 	return nil
 }
 
@@ -182,6 +184,7 @@ func (s *session) commitAndSendLocked(batch []pendingEvent, subs []*conn) error 
 	s.markSentLocked(batch)
 	s.send(batch, subs)
 	s.relay(batch)
+	s.offerNotices(s.noticesLocked(batch))
 	return nil
 }
 

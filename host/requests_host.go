@@ -46,6 +46,7 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 			"commandReplay":  true,
 			"approvals":      true,
 			"denyReason":     true,
+			"sessionFocus":   true,
 		},
 	}, nil
 }

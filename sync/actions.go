@@ -46,3 +46,24 @@ func (l *loopState) retryNow() {
 		l.startDial()
 	}
 }
+
+// setLooking records whether the user looks at the session and tells a
+// live host that takes session/focus.
+func (l *loopState) setLooking(on bool) {
+	if l.looking == on {
+		return
+	}
+	l.looking = on
+	if l.link != nil && l.link.phase == linkLive {
+		l.tellLooking()
+	}
+}
+
+// tellLooking sends session/focus. What the host answers changes nothing:
+// a notice the host sends anyway is the worst of an error.
+func (l *loopState) tellLooking() {
+	if l.link == nil || !l.link.sessionFocus || l.sessionID == "" {
+		return
+	}
+	l.call("session/focus", map[string]any{"sessionId": l.sessionID, "focused": l.looking}, func(json.RawMessage, *model.RPCError) {})
+}

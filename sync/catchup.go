@@ -199,5 +199,8 @@ func (l *loopState) caughtUp() {
 	l.cacheDirty()
 	if first {
 		l.reconcile()
+		if l.looking {
+			l.tellLooking() // a new link: the host knows nothing of it yet
+		}
 	}
 }

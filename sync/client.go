@@ -302,6 +302,12 @@ func (c *Client) Retry() { c.enqueue(func() { c.loop.retryNow() }) }
 // probed; one that does not answer within 3 s is dropped and reconnected.
 func (c *Client) Focus() { c.enqueue(func() { c.loop.focus() }) }
 
+// SetLooking says whether the user looks at the session now (it is on
+// screen and the terminal is focused). The host, when it takes
+// session/focus, sends no notice for a session its user looks at; the
+// client tells it again on every new connection.
+func (c *Client) SetLooking(on bool) { c.enqueue(func() { c.loop.setLooking(on) }) }
+
 // Inspect runs fn on the client's goroutine with the fold, for callers that
 // need more than the View (the canonical encoding, turn records). fn must
 // not retain or modify st. Inspect returns ctx.Err() if ctx ends first;

@@ -2,6 +2,7 @@ package sync
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/lookout-sh/lookout/model"
@@ -16,6 +17,7 @@ func TestDecideInitialize(t *testing.T) {
 		wantRefusal    string
 	}{
 		{"durable", `{"protocolVersion":1,"durability":"durable","features":{}}`, nil, "durable", ""},
+		{"with session/focus", `{"protocolVersion":1,"durability":"durable","features":{"sessionFocus":true}}`, nil, "durable", ""},
 		{"ephemeral", `{"protocolVersion":1,"durability":"ephemeral"}`, nil, "ephemeral", ""},
 		{"no durability named", `{"protocolVersion":1}`, nil, "", ""},
 		{"another version", `{"protocolVersion":2,"durability":"durable"}`, nil, "", "the host speaks protocol version 2, this client speaks 1"},
@@ -25,9 +27,12 @@ func TestDecideInitialize(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, r := decideInitialize(json.RawMessage(tc.res), tc.rerr)
-			if d != tc.wantDurability || r != tc.wantRefusal {
-				t.Errorf("decideInitialize = (%q, %q), want (%q, %q)", d, r, tc.wantDurability, tc.wantRefusal)
+			a, r := decideInitialize(json.RawMessage(tc.res), tc.rerr)
+			if a.durability != tc.wantDurability || r != tc.wantRefusal {
+				t.Errorf("decideInitialize = (%+v, %q), want (%q, %q)", a, r, tc.wantDurability, tc.wantRefusal)
+			}
+			if want := strings.Contains(tc.res, `"sessionFocus":true`); a.sessionFocus != want {
+				t.Errorf("sessionFocus %v, want %v", a.sessionFocus, want)
 			}
 		})
 	}

@@ -19,9 +19,11 @@ type link struct {
 	nextID int64
 	calls  map[int64]callback
 
-	phase  linkPhase
-	after  *pageRequest   // the forward page in flight
-	buffer []*model.Event // live events held while catching up
+	phase linkPhase
+	// sessionFocus: the host takes session/focus (initialize's features).
+	sessionFocus bool
+	after        *pageRequest   // the forward page in flight
+	buffer       []*model.Event // live events held while catching up
 	// liveAt is when the link first caught up (zero: never); the pending
 	// family is reconciled at that moment, once per link.
 	liveAt   time.Time
@@ -98,12 +100,13 @@ func (l *loopState) onDialed(r dialResult) {
 const clientVersion = "0.1.0"
 
 func (l *loopState) onInitialized(res json.RawMessage, rerr *model.RPCError) {
-	durability, refusal := decideInitialize(res, rerr)
+	ans, refusal := decideInitialize(res, rerr)
 	if refusal != "" {
 		l.refuse(refusal)
 		return
 	}
-	l.durability = durability
+	l.durability = ans.durability
+	l.link.sessionFocus = ans.sessionFocus
 	l.link.phase = linkSubscribing
 	l.everConn = true
 	if l.sessionID == "" {

@@ -63,6 +63,7 @@ type loopState struct {
 	authority  bool   // st's cursor and epoch may be used to resume
 	gen        uint64 // replacement generation: bumped on every state replacement
 	durability string
+	looking    bool       // the user looks at the session (SetLooking), told to the host
 	painted    bool       // the View shows the replica cache's range only
 	listBudget listBudget // what the session/list in flight has read
 

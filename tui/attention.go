@@ -3,6 +3,7 @@ package tui
 import (
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/termtext"
 )
@@ -189,4 +190,15 @@ func NotifyStyleFromEnv(getenv func(string) string) NotifyStyle {
 		return NotifyOSC777
 	}
 	return NotifyBell
+}
+
+// setLooking tells the source when whether the user looks at the session
+// changes: focus in or a key (they are here), focus out (they left).
+func (m *Model) setLooking(on bool) tea.Cmd {
+	if m.looking == on {
+		return nil
+	}
+	m.looking = on
+	src := m.src
+	return func() tea.Msg { src.SetLooking(on); return nil }
 }

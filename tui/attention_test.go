@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -111,5 +112,21 @@ func TestNotifyStyleFromEnv(t *testing.T) {
 		if got := NotifyStyleFromEnv(func(k string) string { return tc.env[k] }); got != tc.want {
 			t.Errorf("NotifyStyleFromEnv(%v) = %d, want %d", tc.env, got, tc.want)
 		}
+	}
+}
+
+// The source hears when the user looks at the session: a focus in or a
+// key says they are here, a focus out that they left; only changes are
+// told.
+func TestModelTellsTheSourceWhenTheUserLooks(t *testing.T) {
+	f := newFake(t)
+	d := newDriver(t, 80, 24, Options{Source: f})
+	d.send(tea.FocusMsg{})
+	d.keys("a", "b")
+	d.send(tea.BlurMsg{})
+	d.keys("c")
+	want := []bool{true, false, true}
+	if got := f.Looking(); len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Fatalf("SetLooking calls %v, want %v", got, want)
 	}
 }

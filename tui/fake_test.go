@@ -25,7 +25,8 @@ type fakeSource struct {
 	prev int64
 	cid  int
 
-	calls []string
+	calls   []string
+	looking []bool
 }
 
 // stillModel is the tests' usual Model on f: the dark theme, the clock
@@ -163,6 +164,20 @@ func (f *fakeSource) LoadStart()   { f.record("loadStart") }
 func (f *fakeSource) LoadForward() { f.record("loadForward") }
 func (f *fakeSource) Retry()       { f.record("retry") }
 func (f *fakeSource) Focus()       { f.record("focus") }
+
+// SetLooking is kept apart from Calls: it follows every key and focus.
+func (f *fakeSource) SetLooking(on bool) {
+	f.mu.Lock()
+	f.looking = append(f.looking, on)
+	f.mu.Unlock()
+}
+
+// Looking is what SetLooking was told, in order.
+func (f *fakeSource) Looking() []bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]bool(nil), f.looking...)
+}
 
 var _ Source = (*fakeSource)(nil)
 

@@ -137,6 +137,7 @@ type Model struct {
 	att          attention // what the session asked that the user was told of (attention.go)
 	notify       notifier  // when and how to tell them
 	tapSeq       string    // a notification to write with the next frame
+	looking      bool      // what the source was last told of the user looking
 	clockAt      time.Time // when the clock's timer rings; zero: none set
 	clockLast    time.Time // when the clock last redrew
 	clockGen     int       // the timer set last; earlier ones are ignored
@@ -281,9 +282,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.FocusMsg:
 		m.notify.blurred = false
-		cmds = append(cmds, call(m.src.Focus))
+		cmds = append(cmds, call(m.src.Focus), m.setLooking(true))
 	case tea.BlurMsg:
 		m.notify.blurred = true
+		cmds = append(cmds, m.setLooking(false))
 	case tea.PasteMsg:
 		if m.deny.open {
 			cmds = append(cmds, m.addDenyText(msg.Content))
@@ -347,7 +349,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// the start still waiting for its window; any key may ask for the
 		// next page again after one went wrong.
 		m.forwardAsked, m.goStart = false, false
-		cmds = append(cmds, m.handleKey(msg))
+		cmds = append(cmds, m.handleKey(msg), m.setLooking(true))
 	default:
 		// Cursor blink and other textarea internals.
 		if m.focus == focusComposer {

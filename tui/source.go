@@ -12,7 +12,7 @@ import (
 // Contract: Updates delivers a (coalesced) signal whenever Current may have
 // changed and is closed when the source stops. Current is cheap and safe to
 // call from any goroutine. The command methods (Submit, Unqueue, Interrupt,
-// Respond, Deny, LoadOlder, LoadStart, LoadForward, Retry, Focus) may block briefly; the UI only calls
+// Respond, Deny, LoadOlder, LoadStart, LoadForward, Retry, Focus, SetLooking) may block briefly; the UI only calls
 // them from tea.Cmds, never from Update.
 type Source interface {
 	Updates() <-chan struct{}
@@ -31,6 +31,10 @@ type Source interface {
 	LoadForward()
 	Retry()
 	Focus()
+	// SetLooking says whether the user looks at the session (the
+	// terminal focused, or a key just pressed): a host sends no notice
+	// for a session its user looks at.
+	SetLooking(on bool)
 }
 
 var _ Source = (*sync.Client)(nil)

@@ -141,6 +141,8 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&opts.FleetHostID, "fleet-host", "", "with --journal: this host's id in the fleet sharing the journal; it writes only the sessions whose lease it takes (default: an id made once and kept in <data>/fleet-host-id; docs/fleet.md)")
 	f.IntVar(&opts.MaxConns, "max-conns", host.DefaultMaxConns, "most connections served at once; more are answered 503")
 	f.Int64Var(&memLimit, "memory-limit", host.DefaultMemoryLimit>>20, "Go soft memory limit, in MiB (0: none; GOMEMLIMIT, when set, wins): the collector works harder near it, so bursts do not double the host's memory")
+	f.StringVar(&opts.NotifyCmd, "notify-cmd", "", "run this command (sh -c) when a session needs its user and nobody looks at it: an approval waits, a turn failed; LOOKOUT_SESSION, LOOKOUT_TITLE, LOOKOUT_REASON, LOOKOUT_TEXT and LOOKOUT_COUNT in its environment; at most one a session a minute")
+	f.StringVar(&opts.NotifyURL, "notify-url", "", "post the same notices to this URL, in ntfy's form (the text as the body, Title and Tags headers)")
 	f.BoolVar(&verbose, "verbose", false, "log debug detail")
 	agent.register(cmd)
 	bench.register(f)
