@@ -33,6 +33,30 @@ func (h *Host) stepDown(sid string, why error) {
 	closeResumers(resumers)
 }
 
+// fencedOut reports whether err is a fleet journal's refusal of an append
+// because another host appended to the session.
+func (s *session) fencedOut(err error) bool {
+	return s.h.fleet() != nil && errors.Is(err, errJournalNotWriter)
+}
+
+// deposeFenced deposes s itself, the struct whose append was refused,
+// for a caller holding fmu (and mu when muHeld): stepDown deposes the
+// session the host's table holds, which after a takeover may be another
+// struct, and this one would go on retrying its batch. Its subscribers
+// resume elsewhere, as after stepDown.
+func (s *session) deposeFenced(why error, muHeld bool) {
+	if !muHeld {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	if s.deposed {
+		return
+	}
+	resumers := s.deposeLocked()
+	s.h.log.Warn("a journal append was refused: another host writes the session; this host stops writing it", "session", s.id, "why", why)
+	go closeResumers(resumers)
+}
+
 // depose stops s as a writer: it emits and commits nothing more, its turn is
 // cancelled and its queue dropped (the new writer runs it from the
 // journal), and it is retired so that requests make a replica. It returns
@@ -46,6 +70,11 @@ func (s *session) depose() []*conn {
 	defer s.fmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.deposeLocked()
+}
+
+// deposeLocked is depose for a caller holding fmu and mu.
+func (s *session) deposeLocked() []*conn {
 	s.deposed = true
 	s.retired.Store(true)
 	s.outbox = nil

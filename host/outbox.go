@@ -108,6 +108,13 @@ func (s *session) flushAsync() {
 		if s.isRetired() {
 			return // deposed: what it emitted is the new writer's to end
 		}
+		if s.fencedOut(err) {
+			// Refused because another host appended: this batch must
+			// never be retried, not even once this host claims the
+			// session again (it would land after the new claim).
+			s.deposeFenced(err, false)
+			return
+		}
 		s.h.log.Error("journal commit failed; holding events and retrying", "session", s.id, "events", len(batch), "err", err)
 		s.mu.Lock()
 		s.outbox = append(batch, s.outbox...)
@@ -143,6 +150,10 @@ func (s *session) flushLocked() error {
 	}
 	batch, subs := s.takeOutboxLocked()
 	err := s.commitAndSendLocked(batch, subs)
+	if err != nil && s.fencedOut(err) {
+		s.deposeFenced(err, true) // as in flushAsync: never retried
+		return errDeposed
+	}
 	if err != nil {
 		s.outbox = append(batch, s.outbox...)
 	}
@@ -235,10 +246,15 @@ func (s *session) commit(batch []pendingEvent, all bool) error {
 		s.scheduleStreamRecordLocked()
 		return nil
 	}
-	if err != nil && errors.Is(err, errJournalNotWriter) && s.h.fleet() != nil {
+	if err != nil && s.fencedOut(err) {
 		// Another fleet host claimed the session: this one steps down
-		// (not under this caller's locks) rather than retry.
-		go s.h.stepDown(s.id, err)
+		// (not under this caller's locks) rather than retry. A struct
+		// the host no longer serves the session with (a takeover made a
+		// new one) only stops itself (the caller deposes it): stepping
+		// down by id would depose the host's current writer.
+		if s.h.session(s.id) == s {
+			go s.h.stepDown(s.id, err)
+		}
 		return err
 	}
 	if err != nil {
