@@ -106,6 +106,9 @@ func (l *loopState) onInitialized(res json.RawMessage, rerr *model.RPCError) {
 	var r struct {
 		ProtocolVersion int    `json:"protocolVersion"`
 		Durability      string `json:"durability"`
+		Features        struct {
+			AgentCommands bool `json:"agentCommands"`
+		} `json:"features"`
 	}
 	if err := json.Unmarshal(res, &r); err != nil {
 		l.refuse("malformed initialize result: " + err.Error())
@@ -116,6 +119,7 @@ func (l *loopState) onInitialized(res json.RawMessage, rerr *model.RPCError) {
 		return
 	}
 	l.durability = r.Durability
+	l.agentCommands = r.Features.AgentCommands
 	l.link.phase = linkSubscribing
 	l.everConn = true
 	if l.sessionID == "" {
