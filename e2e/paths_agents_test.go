@@ -57,6 +57,9 @@ type launched struct {
 	// calls reads the fake model's requests (nil for the demo, which has
 	// no model).
 	calls func() []modelCall
+	// compactions counts the fake model's compaction requests: the
+	// summaries the agent's own compaction asks for (nil for the demo).
+	compactions func() int
 }
 
 // pathAgent is one agent of the table.
@@ -114,6 +117,14 @@ var pathAgents = []pathAgent{
 					out = append(out, c)
 				}
 				return out
+			}, compactions: func() int {
+				n := 0
+				for _, r := range fake.Requests() {
+					if r.Kind == "compaction" {
+						n++
+					}
+				}
+				return n
 			}}
 		},
 		deniedError:  "the user declined this command",
@@ -149,6 +160,14 @@ var pathAgents = []pathAgent{
 					out = append(out, c)
 				}
 				return out
+			}, compactions: func() int {
+				n := 0
+				for _, r := range fake.Requests() {
+					if r.IsCompaction() {
+						n++
+					}
+				}
+				return n
 			}}
 		},
 		deniedError:  "The user denied this in Lookout.",
@@ -182,6 +201,14 @@ var pathAgents = []pathAgent{
 					out = append(out, c)
 				}
 				return out
+			}, compactions: func() int {
+				n := 0
+				for _, r := range fake.TurnRequests() {
+					if r.IsCompaction() {
+						n++
+					}
+				}
+				return n
 			}}
 		},
 		deniedError: "the user declined this tool call",

@@ -37,6 +37,9 @@ var pathRows = []pathRow{
 	// answers nothing.
 	{name: "approve for the session", agents: pathRealAgents, run: rowApproveForSession},
 	{name: "approve for the session is not offered", agents: agentSet{"demo"}, run: rowApproveForSessionRefused},
+	{name: "slash command compact (/comp, enter)", agents: pathRealAgents, run: rowSlashCompact},
+	{name: "slash command the agent lacks", agents: agentSet{"demo"}, run: rowSlashNotOffered},
+	{name: "unknown /word asks before it is sent", agents: pathAllAgents, run: rowSlashUnknown},
 	{name: "editor (ctrl+g)", agents: pathAllAgents, run: rowEditor},
 	{name: "export (alt+w, w)", agents: pathAllAgents, run: rowExport},
 	{name: "new session from the picker (ctrl+o, ctrl+n)", agents: pathAllAgents, run: rowNewSession},

@@ -28,6 +28,9 @@ const (
 // slashContext is what decideSlash needs from the session and the host.
 func (m *Model) slashContext() slashContext {
 	cmds, known := agentCommands(m.view)
+	// A session no real agent runs (the demo's: no "agent" value) offers
+	// nothing, and will not say so.
+	known = known || m.view != nil && m.agentName() == ""
 	return slashContext{agent: cmds, agentKnown: known, hostRuns: m.snap.AgentCommands}
 }
 

@@ -52,6 +52,18 @@ func (r Request) IsTitle() bool {
 	return false
 }
 
+// IsCompaction reports whether the request asks for OpenCode's summary of
+// the session (POST /session/{id}/summarize, or OpenCode compacting on
+// its own): its system prompt is the summarization agent's.
+func (r Request) IsCompaction() bool {
+	for _, m := range r.Messages {
+		if m.Role == "system" && strings.Contains(m.Text, "context summarization agent") {
+			return true
+		}
+	}
+	return false
+}
+
 // Prompts lists the texts of the request's user messages, oldest first.
 func (r Request) Prompts() []string {
 	var out []string
