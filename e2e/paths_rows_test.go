@@ -47,6 +47,7 @@ var pathRows = []pathRow{
 	// session asks again here.
 	{name: "approve for the session stays in its session", agents: pathRealAgents, run: rowApprovedElsewhereAsks},
 	{name: "switch session (ctrl+s)", agents: pathAllAgents, run: rowSwitchSession},
+	{name: "new session with /new", agents: pathAllAgents, run: rowSlashNew},
 	// Last: it quits.
 	{name: "quit with a draft (q asks, ctrl+c quits)", agents: pathAllAgents, run: rowQuit},
 }

@@ -83,3 +83,20 @@ func rowSlashUnknown(t *testing.T, a *agentTerm) {
 		t.Fatalf("the host's newest prompt is %q, want %q", u, line)
 	}
 }
+
+// rowSlashNew: /new leaves the session for a new, empty one of the same
+// agent on the same host.
+func rowSlashNew(t *testing.T, a *agentTerm) {
+	before := a.sessionIDs()
+	a.typeText("/new")
+	a.waitFor("the command list on /new", func(s string) bool { return strings.Contains(s, "› /new") })
+	a.keys("Enter")
+	a.waitFor("a new, empty session", func(s string) bool {
+		return strings.Contains(s, "beginning of session") && emptyComposer(s) && !strings.Contains(s, a.st.firstPrompt)
+	})
+	ids := a.sessionIDs()
+	if len(ids) != len(before)+1 || slices.Contains(before, ids[0]) {
+		t.Fatalf("after /new the host lists %v, want a new session besides %v", ids, before)
+	}
+	a.st.session = ids[0]
+}

@@ -232,7 +232,7 @@ func (m *Model) refresh() tea.Cmd {
 	switch {
 	case m.confirmQuit:
 		label = m.theme.Warning.Bold(true).Render(quitQuestion(!m.comp.empty(), m.unsentPrompts()))
-	case m.slash.ask != "":
+	case m.asking():
 		label = m.theme.Warning.Bold(true).Render(m.slashQuestion())
 	case m.focus == focusTranscript:
 		// Focus is visible where the user types: the rule says the keys
@@ -244,7 +244,7 @@ func (m *Model) refresh() tea.Cmd {
 		}
 		label = m.theme.Accent.Bold(true).Render(what)
 	}
-	if s := m.searchLabel(); s != "" && !m.confirmQuit && m.slash.ask == "" {
+	if s := m.searchLabel(); s != "" && !m.confirmQuit && !m.asking() {
 		label = s
 	}
 	var status string

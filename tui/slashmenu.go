@@ -39,7 +39,7 @@ func (m *Model) slashContext() slashContext {
 // a name being typed, esc did not close it for this text, and something
 // matches.
 func (m *Model) slashList() ([]slashEntry, bool) {
-	if m.focus != focusComposer || m.overlay != overlayNone || m.deny.open || m.confirmQuit || m.srch.editing || m.slash.ask != "" {
+	if m.focus != focusComposer || m.overlay != overlayNone || m.deny.open || m.confirmQuit || m.srch.editing || m.asking() {
 		return nil, false
 	}
 	text := m.comp.value()
@@ -60,7 +60,7 @@ func (m *Model) slashList() ([]slashEntry, bool) {
 // handled false passes the key on to the composer.
 func (m *Model) slashKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	ck := m.km.Commands
-	if m.slash.ask != "" {
+	if m.asking() {
 		line := m.slash.ask
 		m.slash.ask = ""
 		m.clearNotice()
@@ -70,6 +70,7 @@ func (m *Model) slashKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.setNotice("kept "+firstWord(line)+" in the composer: nothing was sent", false)
 		return m.expireNotice(), true
 	}
+	m.slash.ask = ""
 	list, open := m.slashList()
 	if !open {
 		return nil, false
@@ -142,6 +143,13 @@ func (m *Model) runLookoutCommand(name string) tea.Cmd {
 		return m.export()
 	}
 	return nil
+}
+
+// asking reports whether the unknown-command question waits: it asks
+// about the composer's text as it was, so a draft changed since (ctrl+c,
+// a paste, history) asks nothing.
+func (m *Model) asking() bool {
+	return m.slash.ask != "" && m.slash.ask == m.comp.value() && m.focus == focusComposer
 }
 
 // slashQuestion is the composer rule while an unknown /word waits.

@@ -117,3 +117,18 @@ func TestSlashLookoutCommands(t *testing.T) {
 		t.Fatalf("composer %q, calls %q", d.m.comp.value(), d.f.Calls())
 	}
 }
+
+// A question about a draft that has changed since (ctrl+c cleared it)
+// answers nothing: the y after it types.
+func TestSlashQuestionEndsWithItsDraft(t *testing.T) {
+	d := slashDriver(t)
+	d.typeText("/nosuch")
+	d.keys("enter")
+	d.wantScreen("is not a command here")
+	d.keys("ctrl+c")
+	d.noScreen("is not a command here")
+	d.typeText("y")
+	if len(d.f.Calls()) != 0 || d.m.comp.value() != "y" {
+		t.Fatalf("calls %q, composer %q", d.f.Calls(), d.m.comp.value())
+	}
+}
