@@ -15,7 +15,7 @@ type Request struct {
 	Seq int
 	// Scenario is the name of the scenario the fake played (see
 	// Scenarios), "followup" for the answer after a tool ran, "title" for
-	// a title request.
+	// a title request, "summary" for a compaction request.
 	Scenario string
 	// Stream is the request's "stream" member.
 	Stream bool
