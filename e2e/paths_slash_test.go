@@ -22,6 +22,7 @@ func rowSlashCompact(t *testing.T, a *agentTerm) {
 		return strings.Contains(s, "context compacted") && emptyComposer(s)
 	})
 	a.settle()
+	a.st.compacted = true
 	if got := a.compactions(); got <= compacted {
 		t.Fatalf("the fake model got no compaction request (%d before, %d after)", compacted, got)
 	}

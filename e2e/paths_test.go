@@ -89,6 +89,8 @@ type pathState struct {
 	// firstPrompt is the first session's prompt (the "send" row's),
 	// freshPrompt the one sent in the session ctrl+n made.
 	firstPrompt, freshPrompt string
+	// compacted is set once the first session's context was compacted.
+	compacted bool
 	// sessionCommand is the command approved for the first session.
 	sessionCommand string
 	// n numbers the markers rows write, unique per table.
