@@ -101,11 +101,8 @@ func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
 		return bridge.StartFailure(ctx, err)
 	}
 	act.Done()
-	err = s.runTurn(ctx, t, srv)
-	// What the server offers now (its commands, MCP prompts, skills) is
-	// read once the turn is over: the turn never waits for it.
-	s.refreshCommands(srv)
-	return err
+	s.readCommandsOnce(srv)
+	return s.runTurn(ctx, t, srv)
 }
 
 // serverLive reports whether a server is up already (a turn then starts

@@ -126,10 +126,14 @@ func TestOpenCodeBridge(t *testing.T) {
 		r := base.fork(t)
 		first, _ := r.Turn("say: something to summarise")
 		agenttest.WantCompleted(t, first)
-		var offered []host.AgentCommand
-		if err := json.Unmarshal(r.State.Value(host.StateCommands), &offered); err != nil || len(offered) < 2 ||
-			offered[0].Name != "compact" || !slices.ContainsFunc(offered, func(c host.AgentCommand) bool { return c.Name == "review" }) {
-			t.Fatalf("OpenCode's commands: %s (%v)", r.State.Value(host.StateCommands), err)
+		// The list is read beside the first turn, not before it.
+		listed := func(*model.Event) bool {
+			var offered []host.AgentCommand
+			return json.Unmarshal(r.State.Value(host.StateCommands), &offered) == nil && len(offered) >= 2 &&
+				offered[0].Name == "compact" && slices.ContainsFunc(offered, func(c host.AgentCommand) bool { return c.Name == "review" })
+		}
+		if !listed(nil) {
+			r.Until("OpenCode's command list", listed)
 		}
 		before := len(r.fake.TurnRequests())
 		done, _ := r.Command("/compact", "compact")

@@ -50,13 +50,24 @@ func commandList(oc []ocCommand) []host.AgentCommand {
 	return out
 }
 
-// refreshCommands reads the server's command list for the session's
-// directory into the session's state; a failure leaves the state as it
-// was (the commands a turn can run are still checked by OpenCode).
-func (s *session) refreshCommands(srv *server) {
+// readCommandsOnce reads, on a goroutine of its own, the server's command
+// list into the session's state, once per server the session is opened
+// on: no turn waits for it, and a new server (a restart) may offer others.
+func (s *session) readCommandsOnce(srv *server) {
 	s.mu.Lock()
+	first := s.cmdsOn != srv
+	s.cmdsOn = srv
 	dir := s.dir
 	s.mu.Unlock()
+	if first {
+		go s.readCommands(srv, dir)
+	}
+}
+
+// readCommands reads the server's command list for dir into the session's
+// state; a failure leaves the state as it was (OpenCode still checks the
+// commands a turn runs). The server's end ends the request.
+func (s *session) readCommands(srv *server, dir string) {
 	cctx, cancel := context.WithTimeout(srv.ctx, 5*time.Second)
 	defer cancel()
 	var oc []ocCommand
