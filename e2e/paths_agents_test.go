@@ -57,6 +57,9 @@ type launched struct {
 	// calls reads the fake model's requests (nil for the demo, which has
 	// no model).
 	calls func() []modelCall
+	// compactions counts the fake model's compaction requests: the
+	// summaries the agent's own compaction asks for (nil for the demo).
+	compactions func() int
 }
 
 // pathAgent is one agent of the table.
@@ -141,6 +144,14 @@ func launchCodex(t *testing.T, opts codextest.FakeOptions) launched {
 			out = append(out, c)
 		}
 		return out
+	}, compactions: func() int {
+		n := 0
+		for _, r := range fake.Requests() {
+			if r.Kind == "compaction" {
+				n++
+			}
+		}
+		return n
 	}}
 }
 
@@ -171,6 +182,14 @@ func launchClaude(t *testing.T, opts claudetest.FakeOptions) launched {
 			out = append(out, c)
 		}
 		return out
+	}, compactions: func() int {
+		n := 0
+		for _, r := range fake.Requests() {
+			if r.IsCompaction() {
+				n++
+			}
+		}
+		return n
 	}}
 }
 
@@ -199,6 +218,14 @@ func launchOpenCode(t *testing.T, opts opencodetest.FakeOptions) launched {
 			out = append(out, c)
 		}
 		return out
+	}, compactions: func() int {
+		n := 0
+		for _, r := range fake.TurnRequests() {
+			if r.IsCompaction() {
+				n++
+			}
+		}
+		return n
 	}}
 }
 

@@ -71,6 +71,9 @@ type agentTerm struct {
 	data  string   // the embedded host's data directory
 	// calls reads the fake model's requests (nil for the demo).
 	calls func() []modelCall
+	// compactions counts the fake model's compaction requests (nil for
+	// the demo).
+	compactions func() int
 	// comm is the agent process's name in /proc, to check that none
 	// outlives lookout ("" for the demo).
 	comm string
@@ -86,6 +89,8 @@ type pathState struct {
 	// firstPrompt is the first session's prompt (the "send" row's),
 	// freshPrompt the one sent in the session ctrl+n made.
 	firstPrompt, freshPrompt string
+	// compacted is set once the first session's context was compacted.
+	compacted bool
 	// sessionCommand is the command approved for the first session.
 	sessionCommand string
 	// n numbers the markers rows write, unique per table.
@@ -118,7 +123,7 @@ func startAgentTerm(t *testing.T, ag pathAgent) *agentTerm {
 	if err := os.WriteFile(editor, []byte("#!/bin/sh\nsed -i 's/$/ edited-in-editor/' \"$1\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a := &agentTerm{agent: ag, bin: bin, env: env, dir: dir, work: work, data: filepath.Join(dir, "host"), calls: l.calls, st: &pathState{}}
+	a := &agentTerm{agent: ag, bin: bin, env: env, dir: dir, work: work, data: filepath.Join(dir, "host"), calls: l.calls, compactions: l.compactions, st: &pathState{}}
 	if l.bin != "" {
 		a.comm = filepath.Base(l.bin)
 	}

@@ -74,6 +74,13 @@ func (t *Turn) CommandID() string { return t.run.cmd.id }
 // Prompt is the text the user submitted.
 func (t *Turn) Prompt() string { return t.run.cmd.text }
 
+// AgentCommand names the agent command the turn runs instead of a prompt
+// (one of the session's StateCommands, without its slash: "compact"), or
+// is "" for a prompt. Prompt is then the line the user typed ("/compact
+// focus on the tests"): an agent takes its arguments from there and never
+// sends the line to the model as a prompt.
+func (t *Turn) AgentCommand() string { return t.run.cmd.agent }
+
 // History reports whether this is a scripted history turn (the host's demo
 // session): agents should not pace it, and approvals are granted at once.
 func (t *Turn) History() bool { return t.run.history }

@@ -93,7 +93,7 @@ func TestPersistedIndexLoadsWhatTheJournalGives(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, prompt := range demoHistoryPrompts {
-		if _, rerr := s.submit(fmt.Sprint("cmd ", i), prompt, true); rerr != nil {
+		if _, rerr := s.submit(fmt.Sprint("cmd ", i), prompt, "", true); rerr != nil {
 			t.Fatal(rerr)
 		}
 		if !s.waitIdle(time.Minute) {

@@ -20,6 +20,9 @@ const (
 const (
 	rejectEmptyText   = "emptyText"
 	rejectTextTooLong = "textTooLong"
+	// rejectCommandNotOffered: turn/submit named an agentCommand the
+	// session's agent does not offer (its "commands" state).
+	rejectCommandNotOffered = "commandNotOffered"
 )
 
 // reasonReasonTooLong is data.reason of approval/respond's -32602 when

@@ -28,7 +28,7 @@ func TestFleetReplicaCatchesUpAfterMissedFrames(t *testing.T) {
 	if err := r.stopRelay(); err != nil { // the frames of the turn below are lost
 		t.Fatal(err)
 	}
-	if _, rerr := s.submit("gap-1", "hello", false); rerr != nil {
+	if _, rerr := s.submit("gap-1", "hello", "", false); rerr != nil {
 		t.Fatal(rerr)
 	}
 	if !s.waitIdle(30 * time.Second) {
@@ -84,7 +84,7 @@ func TestFleetReplicaPagesWhatItsRelayLost(t *testing.T) {
 	if err := r.stopRelay(); err != nil {
 		t.Fatal(err)
 	}
-	if _, rerr := s.submit("tail-1", "hello", false); rerr != nil {
+	if _, rerr := s.submit("tail-1", "hello", "", false); rerr != nil {
 		t.Fatal(rerr)
 	}
 	if !s.waitIdle(30 * time.Second) {

@@ -96,6 +96,9 @@ func (h *Host) createSession(title string) (*session, error) {
 	if name := agentName(h); name != "demo" && name != "custom" {
 		values["agent"] = name // which agent's conversation this session holds
 	}
+	if o, ok := h.opts.AgentImpl.(CommandOfferer); ok && o.Commands() != nil {
+		values[StateCommands] = o.Commands()
+	}
 	if len(values) > 0 {
 		s.mu.Lock()
 		_, err := s.emitLocked(model.MethodSessionState, values)

@@ -87,7 +87,7 @@ func TestFleetTakesOverADeadHostsSessionOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, rerr := s.submit("slow-1", "a slow one, please", false); rerr != nil {
+	if _, rerr := s.submit("slow-1", "a slow one, please", "", false); rerr != nil {
 		t.Fatal(rerr)
 	}
 	waitFor(t, "the slow turn to stream, committed", func() bool {

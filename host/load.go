@@ -128,7 +128,7 @@ func (s *session) trackCommand(ev *model.Event) {
 	switch ev.Method {
 	case model.MethodTurnQueued:
 		if ev.CommandID != "" && s.commands[ev.CommandID] == nil {
-			s.remember(&command{id: ev.CommandID, turnID: ev.TurnID, text: ev.Text, first: "queued", state: "queued"})
+			s.remember(&command{id: ev.CommandID, turnID: ev.TurnID, text: ev.Text, agent: ev.AgentCommand, first: "queued", state: "queued"})
 		}
 	case model.MethodTurnStarted:
 		cmd := s.byTurn[ev.TurnID]

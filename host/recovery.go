@@ -152,11 +152,14 @@ func (s *session) recoverLocked() error {
 	for _, q := range s.state.QueuedTurns() {
 		cmd := s.byTurn[q.TurnID]
 		if cmd == nil {
-			cmd = &command{id: q.CommandID, turnID: q.TurnID, text: q.Text, first: "queued", state: "queued"}
+			cmd = &command{id: q.CommandID, turnID: q.TurnID, text: q.Text, agent: q.AgentCommand, first: "queued", state: "queued"}
 			s.remember(cmd)
 		}
 		if cmd.text == "" {
 			cmd.text = q.Text
+		}
+		if cmd.agent == "" {
+			cmd.agent = q.AgentCommand
 		}
 		if !slices.ContainsFunc(s.queue, func(x *queuedTurn) bool { return x.cmd == cmd }) {
 			s.queue = append(s.queue, &queuedTurn{cmd: cmd})
@@ -188,7 +191,7 @@ func (h *Host) setupDemo() error {
 	}
 	h.demoSID = s.id
 	for i, prompt := range demoHistoryPrompts {
-		if _, rerr := s.submit(fmt.Sprintf("demo-history-%d", i+1), prompt, true); rerr != nil {
+		if _, rerr := s.submit(fmt.Sprintf("demo-history-%d", i+1), prompt, "", true); rerr != nil {
 			return rerr
 		}
 		if !s.waitIdle(time.Minute) {

@@ -47,6 +47,7 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 			"approvals":      true,
 			"denyReason":     true,
 			"sessionFocus":   true,
+			"agentCommands":  true,
 		},
 	}, nil
 }

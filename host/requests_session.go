@@ -78,8 +78,9 @@ func (c *conn) page(params json.RawMessage) (any, *rpcError) {
 func (c *conn) submit(params json.RawMessage) (any, *rpcError) {
 	var p struct {
 		sessionParams
-		CommandID *string `json:"commandId"`
-		Text      *string `json:"text"`
+		CommandID    *string `json:"commandId"`
+		Text         *string `json:"text"`
+		AgentCommand *string `json:"agentCommand"`
 	}
 	s, e := c.decodeSession(params, &p, &p.sessionParams)
 	if e != nil {
@@ -91,7 +92,14 @@ func (c *conn) submit(params json.RawMessage) (any, *rpcError) {
 	if p.Text == nil {
 		return nil, errInvalidParams("invalid params: text is required")
 	}
-	res, e := s.submit(*p.CommandID, *p.Text, false)
+	agentCmd := ""
+	if p.AgentCommand != nil {
+		if !validCommandName(*p.AgentCommand) {
+			return nil, errInvalidParams("invalid params: agentCommand must be a command name: letters, digits and -_:. , at most 64 bytes")
+		}
+		agentCmd = *p.AgentCommand
+	}
+	res, e := s.submit(*p.CommandID, *p.Text, agentCmd, false)
 	if e != nil {
 		return nil, e
 	}

@@ -120,7 +120,7 @@ func streamedAnswer(tb testing.TB, text string, rate float64) (commits, bytes in
 		tb.Fatal(err)
 	}
 	c0, b0 := cj.counts()
-	if _, rerr := s.submit("cmd-1", "stream it", false); rerr != nil {
+	if _, rerr := s.submit("cmd-1", "stream it", "", false); rerr != nil {
 		tb.Fatal(rerr)
 	}
 	deadline := time.Now().Add(2 * time.Minute)

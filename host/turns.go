@@ -15,6 +15,7 @@ type command struct {
 	id     string
 	turnID string
 	text   string
+	agent  string // the agent command the turn runs instead of a prompt ("" for a prompt)
 	first  string // the first answer's status: "started" or "queued"
 	state  string // "queued", "started" or "settled"
 	// settlement, once settled: kind "userMessage" (itemID), "unqueued" or
@@ -57,7 +58,9 @@ type approvalWait struct {
 var errHostClosing = errors.New("host is shutting down")
 
 // submit admits a prompt (turn/submit). It is idempotent by commandId.
-func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcError) {
+// agentCmd, when not "", names the agent command the turn runs instead of
+// a prompt (text is then what the user typed: "/compact").
+func (s *session) submit(cid, text, agentCmd string, history bool) (map[string]any, *rpcError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cmd := s.commands[cid]; cmd != nil {
@@ -90,14 +93,19 @@ func (s *session) submit(cid, text string, history bool) (map[string]any, *rpcEr
 		return nil, reject(rejectEmptyText, "rejected: the prompt is empty")
 	case len(text) > s.h.bounds().sliced:
 		return nil, reject(rejectTextTooLong, fmt.Sprintf("rejected: the prompt is longer than %d bytes", s.h.bounds().sliced))
+	case agentCmd != "" && !s.offersLocked(agentCmd):
+		return nil, reject(rejectCommandNotOffered, "rejected: the agent does not offer /"+agentCmd)
 	}
-	cmd := &command{id: cid, turnID: newID(), text: text}
+	cmd := &command{id: cid, turnID: newID(), text: text, agent: agentCmd}
 	if s.active != nil || len(s.queue) > 0 {
 		if len(s.queue) >= MaxQueuedTurns {
 			return nil, &rpcError{Code: model.CodeBackpressured, Message: fmt.Sprintf("backpressured: %d turns are already queued; retry later with the same commandId", len(s.queue))}
 		}
-		_, err := s.emitLocked(model.MethodTurnQueued, map[string]any{
-			"turnId": cmd.turnID, "commandId": cid, "text": text, "position": len(s.queue) + 1})
+		queued := map[string]any{"turnId": cmd.turnID, "commandId": cid, "text": text, "position": len(s.queue) + 1}
+		if agentCmd != "" {
+			queued["agentCommand"] = agentCmd
+		}
+		_, err := s.emitLocked(model.MethodTurnQueued, queued)
 		if err != nil {
 			return nil, errJournalUnavailable(err)
 		}
@@ -146,7 +154,11 @@ func (s *session) launchLocked(qt *queuedTurn) error {
 	s.active = run
 	itemID := newID()
 	o := newItemObject(itemID, model.KindUserMessage, cmd.turnID, model.StatusCompleted, s.seq+1)
-	o.apply(map[string]any{"text": cmd.text, "commandId": cmd.id}, s.h.bounds())
+	user := map[string]any{"text": cmd.text, "commandId": cmd.id}
+	if cmd.agent != "" {
+		user["agentCommand"] = cmd.agent
+	}
+	o.apply(user, s.h.bounds())
 	if _, err := s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()}); err == nil {
 		cmd.state, cmd.kind, cmd.itemID = "settled", "userMessage", itemID
 	}

@@ -20,6 +20,7 @@ type KeyMap struct {
 	Help       HelpKeys
 	Picker     PickerKeys
 	Search     SearchKeys
+	Commands   CommandKeys
 }
 
 // GlobalKeys work anywhere.
@@ -107,6 +108,18 @@ type SearchKeys struct {
 	Line key.Binding // enter, esc: finds the newest match or closes the search
 }
 
+// CommandKeys work while the slash-command list is open ("/" typed at the
+// start of the composer) and on the question a command nobody offers asks.
+type CommandKeys struct {
+	Open    key.Binding // /: at the start of the composer, opens the command list, filtered as you type
+	Prev    key.Binding // up, ctrl+p: the previous command in the list
+	Next    key.Binding // down, ctrl+n: the next command in the list
+	Accept  key.Binding // tab: completes the highlighted command in the composer
+	Run     key.Binding // enter: runs the highlighted command
+	Close   key.Binding // esc: closes the list, keeping the text
+	Confirm key.Binding // y, enter: sends a /word no one offers as plain text, once asked (esc keeps it)
+}
+
 // Default returns Lookout's bindings.
 func Default() KeyMap {
 	b := func(keys []string, helpKey, desc string) key.Binding {
@@ -187,6 +200,15 @@ func Default() KeyMap {
 		Search: SearchKeys{
 			Line: b(k("enter", "esc"), "enter/esc", "search line: find newest match · close"),
 		},
+		Commands: CommandKeys{
+			Open:    b(k("/"), "/", "command list (at the start of the composer)"),
+			Prev:    b(k("up", "ctrl+p"), "↑/ctrl+p", "previous command"),
+			Next:    b(k("down", "ctrl+n"), "↓/ctrl+n", "next command"),
+			Accept:  b(k("tab"), "tab", "complete the command"),
+			Run:     b(k("enter"), "enter", "run the command"),
+			Close:   b(k("esc"), "esc", "close the list"),
+			Confirm: b(k("y", "enter"), "y/enter", "send an unknown /word as text (esc keeps it)"),
+		},
 	}
 }
 
@@ -219,6 +241,11 @@ func (p PickerKeys) Bindings() []key.Binding { return []key.Binding{p.Select, p.
 // Bindings returns the scope's bindings in help order.
 func (s SearchKeys) Bindings() []key.Binding { return []key.Binding{s.Line} }
 
+// Bindings returns the scope's bindings in help order.
+func (c CommandKeys) Bindings() []key.Binding {
+	return []key.Binding{c.Open, c.Prev, c.Next, c.Accept, c.Run, c.Close, c.Confirm}
+}
+
 // Groups returns the bindings in their help groups, in display order: a
 // title and its bindings, one group per scope except the last, which
 // gathers the help screens, the picker and the search line. The help
@@ -229,6 +256,7 @@ func (m KeyMap) Groups() []Group {
 		{Title: "Composer", Bindings: m.Composer.Bindings()},
 		{Title: "Transcript", Bindings: m.Transcript.Bindings()},
 		{Title: "Help and picker", Bindings: append(append(m.Help.Bindings(), m.Picker.Bindings()...), m.Search.Bindings()...)},
+		{Title: "Slash commands", Bindings: m.Commands.Bindings()},
 	}
 }
 

@@ -38,6 +38,7 @@ func (f *Frame) Event() (*Event, error) {
 type wireParams struct {
 	SessionID, ViewCursor                      *string
 	PrevCursor, Item, TurnID, CommandID, Text  json.RawMessage
+	AgentCommand                               json.RawMessage
 	Position, Reason, StartedAt, Status, Error json.RawMessage
 	ApprovalID, Decision, ItemID               json.RawMessage
 }
@@ -73,6 +74,8 @@ func (p *wireParams) scan(params []byte) error {
 			p.CommandID = v
 		case "text":
 			p.Text = v
+		case "agentCommand":
+			p.AgentCommand = v
 		case "position":
 			p.Position = v
 		case "reason":
@@ -256,6 +259,7 @@ func decodeNotification(method string, params json.RawMessage, valid bool) (*Eve
 		ev.TurnID = str(p.TurnID, "turnId", true)
 		ev.CommandID = str(p.CommandID, "commandId", false)
 		ev.Text = str(p.Text, "text", false)
+		ev.AgentCommand = str(p.AgentCommand, "agentCommand", false)
 		if len(p.Position) > 0 && string(p.Position) != "null" {
 			if json.Unmarshal(p.Position, &ev.QueuePos) != nil {
 				return nil, frameErr(method, "position is not an integer")

@@ -59,14 +59,17 @@ type Event struct {
 	// cut the same way, so what a client's consumer folds says so too.
 	Cut *ItemCut
 
-	TurnID    string     // turn/*, approval/requested, warning
-	CommandID string     // turn/queued, turn/unqueued, turn/started
-	Text      string     // turn/queued
-	QueuePos  int64      // turn/queued position (-1 when absent)
-	Reason    string     // turn/unqueued; a deny's reason in approval/resolved
-	StartedAt string     // turn/started
-	Status    string     // turn/completed
-	TurnError *TurnError // turn/completed
+	TurnID    string // turn/*, approval/requested, warning
+	CommandID string // turn/queued, turn/unqueued, turn/started
+	Text      string // turn/queued
+	// AgentCommand is turn/queued's agentCommand: the agent command the
+	// turn runs instead of a prompt ("" for a prompt).
+	AgentCommand string
+	QueuePos     int64      // turn/queued position (-1 when absent)
+	Reason       string     // turn/unqueued; a deny's reason in approval/resolved
+	StartedAt    string     // turn/started
+	Status       string     // turn/completed
+	TurnError    *TurnError // turn/completed
 
 	ApprovalID string // approval/requested, approval/resolved
 	Decision   string // approval/resolved

@@ -18,6 +18,9 @@ type QueuedTurn struct {
 	TurnID    string `json:"turnId"`
 	CommandID string `json:"commandId"`
 	Text      string `json:"text"`
+	// AgentCommand names the agent command the turn runs instead of a
+	// prompt ("/compact": "compact"); "" for a prompt.
+	AgentCommand string `json:"agentCommand,omitempty"`
 }
 
 // Approval is a pending approval request; Params are the params of its
@@ -53,7 +56,7 @@ func (s *State) turn(id string) *TurnRecord {
 
 func (s *State) turnQueued(ev *Event) {
 	if !slices.ContainsFunc(s.queued, func(q QueuedTurn) bool { return q.TurnID == ev.TurnID }) {
-		s.queued = append(slices.Clone(s.queued), QueuedTurn{TurnID: ev.TurnID, CommandID: ev.CommandID, Text: ev.Text})
+		s.queued = append(slices.Clone(s.queued), QueuedTurn{TurnID: ev.TurnID, CommandID: ev.CommandID, Text: ev.Text, AgentCommand: ev.AgentCommand})
 	}
 	if p := s.findPending(ev.CommandID); p != nil {
 		p.Acked, p.TurnID, p.Status = true, ev.TurnID, PendingQueued

@@ -108,6 +108,9 @@ type Picture struct {
 	// Durability is the host's profile from initialize: "durable",
 	// "ephemeral", or "" before the first initialize.
 	Durability string
+	// AgentCommands is true once the host said, in initialize's features,
+	// that turn/submit runs agent commands (SubmitCommand).
+	AgentCommands bool
 	// HistoryLoading is true while a `before` page is in flight.
 	HistoryLoading bool
 	// Start is the session's first items while a hole separates them from
@@ -243,12 +246,21 @@ func (c *Client) takeOps() []func() {
 // pending entry appears in the next published View, and the submission is
 // sent (and retried with the same commandId) as the connection allows.
 func (c *Client) Submit(text string) (commandID string) {
+	return c.SubmitCommand(text, "")
+}
+
+// SubmitCommand is Submit for a turn that runs the agent command name
+// (one of the session's "commands" values, without its slash) instead of
+// a prompt; text is the line the user typed. A name "" is a prompt. Ask
+// only a host whose initialize features say agentCommands (Features): an
+// older host would run text as a prompt.
+func (c *Client) SubmitCommand(text, name string) (commandID string) {
 	id, err := uuid.NewV7()
 	if err != nil {
 		id = uuid.New()
 	}
 	commandID = id.String()
-	c.enqueue(func() { c.loop.submit(commandID, text) })
+	c.enqueue(func() { c.loop.submit(commandID, text, name) })
 	return commandID
 }
 

@@ -13,8 +13,11 @@ func (l *loopState) ready() bool {
 	return l.link != nil && l.link.phase.subscribed() && l.link.reconciled()
 }
 
-func (l *loopState) submit(commandID, text string) {
+func (l *loopState) submit(commandID, text, agentCmd string) {
 	l.st.Submit(commandID, text, l.clock.Now().UnixMilli())
+	if agentCmd != "" {
+		l.agentCmds[commandID] = agentCmd
+	}
 	l.dirty = true
 	if l.sessionGone() {
 		l.st.Retire(commandID, model.RetiredGaveUp, "not sent: "+l.refusal)
@@ -47,7 +50,11 @@ func (l *loopState) sendSubmit(cid string) {
 	cs.linkID = l.link.id
 	cs.retryAt = time.Time{}
 	l.c.stats.submits.Add(1)
-	l.call("turn/submit", map[string]string{"sessionId": l.sessionID, "commandId": cid, "text": p.Text},
+	params := map[string]string{"sessionId": l.sessionID, "commandId": cid, "text": p.Text}
+	if name := l.agentCmds[cid]; name != "" {
+		params["agentCommand"] = name
+	}
+	l.call("turn/submit", params,
 		func(res json.RawMessage, rerr *model.RPCError) { l.onSubmitted(cid, cs, res, rerr) })
 }
 

@@ -15,6 +15,8 @@ type initAnswer struct {
 	durability string
 	// sessionFocus: the host takes session/focus (features.sessionFocus).
 	sessionFocus bool
+	// agentCommands: the host runs agent commands (features.agentCommands).
+	agentCommands bool
 }
 
 // decideInitialize reads an initialize answer: what the client keeps of
@@ -29,7 +31,8 @@ func decideInitialize(res json.RawMessage, rerr *model.RPCError) (initAnswer, st
 		ProtocolVersion int    `json:"protocolVersion"`
 		Durability      string `json:"durability"`
 		Features        struct {
-			SessionFocus bool `json:"sessionFocus"`
+			SessionFocus  bool `json:"sessionFocus"`
+			AgentCommands bool `json:"agentCommands"`
 		} `json:"features"`
 	}
 	if err := json.Unmarshal(res, &r); err != nil {
@@ -39,5 +42,5 @@ func decideInitialize(res json.RawMessage, rerr *model.RPCError) (initAnswer, st
 		return initAnswer{}, "the host speaks protocol version " + strconv.Itoa(r.ProtocolVersion) +
 			", this client speaks " + strconv.Itoa(protocolVersion)
 	}
-	return initAnswer{durability: r.Durability, sessionFocus: r.Features.SessionFocus}, ""
+	return initAnswer{durability: r.Durability, sessionFocus: r.Features.SessionFocus, agentCommands: r.Features.AgentCommands}, ""
 }

@@ -58,14 +58,15 @@ type loopState struct {
 	clock clock    // the one clock: Options.Now and the runtime's timers
 	dial  dialFunc // the one transport: nil means the WebSocket (wsDial)
 
-	st         *model.State
-	sessionID  string
-	authority  bool   // st's cursor and epoch may be used to resume
-	gen        uint64 // replacement generation: bumped on every state replacement
-	durability string
-	looking    bool       // the user looks at the session (SetLooking), told to the host
-	painted    bool       // the View shows the replica cache's range only
-	listBudget listBudget // what the session/list in flight has read
+	st            *model.State
+	sessionID     string
+	authority     bool   // st's cursor and epoch may be used to resume
+	gen           uint64 // replacement generation: bumped on every state replacement
+	durability    string
+	agentCommands bool       // initialize's features.agentCommands
+	looking       bool       // the user looks at the session (SetLooking), told to the host
+	painted       bool       // the View shows the replica cache's range only
+	listBudget    listBudget // what the session/list in flight has read
 
 	ctx       context.Context
 	link      *link
@@ -88,9 +89,12 @@ type loopState struct {
 	returned     []model.Retirement
 	returnedBase uint64
 
-	cmds    map[string]*cmdState
-	retry   alarm                   // the earliest submission retry
-	answers map[string]*answerState // approvalId -> an answer the host has not confirmed (answers.go)
+	cmds map[string]*cmdState
+	// agentCmds names the agent command of a pending entry that runs one
+	// instead of a prompt (SubmitCommand), by commandId, until it retires.
+	agentCmds map[string]string
+	retry     alarm                   // the earliest submission retry
+	answers   map[string]*answerState // approvalId -> an answer the host has not confirmed (answers.go)
 
 	older *pageRequest
 	start *startWindow // the session's first items, apart from the held range
@@ -121,6 +125,7 @@ func newLoopState(c *Client) *loopState {
 		log:          c.opts.Logger,
 		sessionID:    c.opts.SessionID,
 		cmds:         map[string]*cmdState{},
+		agentCmds:    map[string]string{},
 		answers:      map[string]*answerState{},
 		returnedBase: 1,
 		deadAfter:    deadAfter,

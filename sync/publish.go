@@ -30,6 +30,7 @@ func (l *loopState) takeRetirements() {
 	l.c.recordSettled(rs)
 	for _, r := range rs {
 		delete(l.cmds, r.CommandID)
+		delete(l.agentCmds, r.CommandID)
 		if r.Reason == model.RetiredRejected {
 			l.addError("prompt rejected: " + r.Detail)
 		}
@@ -79,6 +80,7 @@ func (l *loopState) publish() {
 		Errors:         slices.Clip(l.errors),
 		ErrorCount:     l.errorCount,
 		Durability:     l.durability,
+		AgentCommands:  l.agentCommands,
 		HistoryLoading: l.older != nil,
 		SessionID:      l.sessionID,
 		CachePainted:   l.painted,

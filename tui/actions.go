@@ -11,7 +11,8 @@ import (
 	"github.com/lookout-sh/lookout/termtext"
 )
 
-// send submits the composer's text and follows the transcript.
+// send sends the composer's text (sendLine: a prompt, or a slash
+// command) and follows the transcript.
 func (m *Model) send() tea.Cmd {
 	text := m.comp.value()
 	if strings.TrimSpace(text) == "" {
@@ -26,6 +27,12 @@ func (m *Model) send() tea.Cmd {
 		m.setNotice("not sent: this session does not exist on the host · "+what, true)
 		return m.expireNotice()
 	}
+	return m.sendLine(text)
+}
+
+// sendText submits text: a prompt, or (agentCmd not "") the agent command
+// it names; the composer empties and the transcript follows.
+func (m *Model) sendText(text, agentCmd string) tea.Cmd {
 	m.comp.remember(text)
 	m.comp.clear()
 	m.tr.toBottom()
@@ -33,6 +40,9 @@ func (m *Model) send() tea.Cmd {
 	// typing's full rate (the next key repaints at once anyway).
 	m.pace.lastInput = time.Time{}
 	src := m.src
+	if agentCmd != "" {
+		return func() tea.Msg { src.SubmitCommand(text, agentCmd); return nil }
+	}
 	return func() tea.Msg { src.Submit(text); return nil }
 }
 

@@ -151,6 +151,17 @@ func (f *fakeSource) Submit(text string) string {
 	return cid
 }
 
+func (f *fakeSource) SubmitCommand(text, name string) string {
+	f.mu.Lock()
+	f.cid++
+	cid := fmt.Sprintf("c%d", f.cid)
+	f.calls = append(f.calls, "command:"+name+":"+text)
+	f.st.Submit(cid, text, 0)
+	f.publishLocked()
+	f.mu.Unlock()
+	return cid
+}
+
 func (f *fakeSource) Unqueue(cid string) { f.record("unqueue:" + cid) }
 func (f *fakeSource) Interrupt()         { f.record("interrupt") }
 func (f *fakeSource) Respond(approvalID string, decision model.Decision) {

@@ -212,6 +212,8 @@ func (m *Model) refresh() tea.Cmd {
 	compH := m.comp.height()
 	notice, noticeLines := m.statusNotice(w)
 	transH := h - len(banners) - len(approval) - compH - 1 - len(noticeLines)
+	menu := m.slashMenuLines(w, transH-minTranscriptRows)
+	transH -= len(menu)
 	var body []string
 	var cmd tea.Cmd
 	m.fresh = 0
@@ -219,6 +221,9 @@ func (m *Model) refresh() tea.Cmd {
 	switch m.overlay {
 	case overlayHelp:
 		body, m.overlayOff = pageLines(m.theme, helpTitle(m.theme, m.km), helpBody(m.theme, m.km, w), m.overlayOff, w, h-compH-1)
+	case overlayStatus:
+		body, m.overlayOff = pageLines(m.theme, statusTitle(m.theme, m.km), statusBody(m.theme, statusFacts(m.view, m.opts.Host), w),
+			m.overlayOff, w, h-compH-1-len(menu))
 	case overlayDiagnostics:
 		body, m.overlayOff = pageLines(m.theme, diagnosticsTitle(m.theme, m.km, len(m.diag.entries)),
 			diagnosticsBody(m.theme, m.diag.entries, m.now(), w), m.overlayOff, w, h-compH-1)
@@ -243,6 +248,8 @@ func (m *Model) refresh() tea.Cmd {
 	switch {
 	case m.confirmQuit:
 		label = m.theme.Warning.Bold(true).Render(quitQuestion(!m.comp.empty(), m.unsentPrompts()))
+	case m.asking():
+		label = m.theme.Warning.Bold(true).Render(m.slashQuestion())
 	case m.focus == focusTranscript:
 		// Focus is visible where the user types: the rule says the keys
 		// now go to the transcript, and how to get back.
@@ -253,7 +260,7 @@ func (m *Model) refresh() tea.Cmd {
 		}
 		label = m.theme.Accent.Bold(true).Render(what)
 	}
-	if s := m.searchLabel(); s != "" && !m.confirmQuit {
+	if s := m.searchLabel(); s != "" && !m.confirmQuit && !m.asking() {
 		label = s
 	}
 	var status string
@@ -274,6 +281,10 @@ func (m *Model) refresh() tea.Cmd {
 		b.WriteByte('\n')
 	}
 	for _, l := range approval {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, l := range menu {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}

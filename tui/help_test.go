@@ -28,7 +28,7 @@ func TestHelpFitsOrScrollsOnSmallScreens(t *testing.T) {
 			}
 		}
 		collect()
-		for i := 0; i < 60; i++ {
+		for i := 0; i < 90; i++ {
 			d.keys("down")
 			collect()
 		}

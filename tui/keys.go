@@ -45,7 +45,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch m.overlay {
 	case overlayReview:
 		return m.reviewKey(msg)
-	case overlayHelp:
+	case overlayHelp, overlayStatus:
 		if key.Matches(msg, km.Help.Close) {
 			m.overlay = overlayNone
 			return nil
@@ -65,6 +65,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	composing := m.focus == focusComposer
 	emptyComposer := composing && m.comp.empty()
+	if composing {
+		// The command list and its question take their keys first (tab
+		// completes there, esc closes it).
+		if cmd, ok := m.slashKey(msg); ok {
+			return cmd
+		}
+	}
 
 	if msg.String() == "esc" && m.srch.query != "" && (!composing || emptyComposer) {
 		// Esc first ends a search that is stepping through matches (its

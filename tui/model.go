@@ -103,6 +103,7 @@ type Model struct {
 	reviewRoom    int           // the review's body lines on screen in the last frame
 	sight         approvalSight // how much of the first waiting approval was seen
 	deny          denyInput     // the reason a deny asks for (denyreason.go)
+	slash         slashState    // the slash-command list and its question (slashmenu.go)
 	diag          diagLog       // every warning and error seen, for the diagnostics view
 	statusClick   [2]int        // the status bar's diagnostics count: cells [from, to)
 	mouse         bool
@@ -124,6 +125,7 @@ type Model struct {
 	quitArmed     bool
 	quitGen       int
 	switchSession bool   // the user asked for the session picker
+	newAsked      bool   // the user asked for a new session (/new)
 	confirmQuit   bool   // "discard the draft and quit?" is asked
 	hostURL       string // the URL the source dialled at the last pull
 	notice        string

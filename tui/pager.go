@@ -19,6 +19,7 @@ const (
 	overlayHelp
 	overlayDiagnostics
 	overlayReview // the first waiting approval, whole (review.go)
+	overlayStatus // /status: what the session's state says (slashstatus.go)
 )
 
 // pageLines lays a scrollable page out in exactly height lines of width

@@ -36,3 +36,23 @@ func (m *Model) chooseSession() tea.Cmd {
 	m.switchSession = true
 	return tea.Quit
 }
+
+// NewSessionAsked reports, after the program ended, whether the user asked
+// for a new session of the same host (/new); the caller starts it.
+func (m *Model) NewSessionAsked() bool { return m.newAsked }
+
+// newSession leaves this session for a new one on the same host, and so
+// of the same agent (a host runs one agent). Only where the UI may leave
+// its session (Options.OfferSessions).
+func (m *Model) newSession() tea.Cmd {
+	if !m.opts.OfferSessions {
+		m.setNotice("no new session here: run lookout attach, or lookout send --new", true)
+		return m.expireNotice()
+	}
+	if !m.sessionMissing() && m.view != nil && len(m.view.Pending) > 0 {
+		m.setNotice("a prompt is still being sent: wait until it is in the transcript", true)
+		return m.expireNotice()
+	}
+	m.newAsked = true
+	return tea.Quit
+}

@@ -18,6 +18,9 @@ type Source interface {
 	Updates() <-chan struct{}
 	Current() sync.Picture
 	Submit(text string) (commandID string)
+	// SubmitCommand submits a turn that runs the agent command name
+	// instead of a prompt (Picture.AgentCommands says the host can).
+	SubmitCommand(text, name string) (commandID string)
 	Unqueue(commandID string)
 	Interrupt()
 	Respond(approvalID string, decision model.Decision)

@@ -129,6 +129,30 @@ func (r *Rig) Submit(text string) string {
 	return turn
 }
 
+// SubmitCommand sends a turn that runs the agent command name (text is
+// the line the user typed) and returns its turn id.
+func (r *Rig) SubmitCommand(text, name string) string {
+	r.T.Helper()
+	var res struct {
+		Status string `json:"status"`
+		TurnID string `json:"turnId"`
+	}
+	r.Client.MustCall(r.T, "turn/submit", map[string]any{"sessionId": r.SessionID, "commandId": uuid.NewString(),
+		"text": text, "agentCommand": name}, &res)
+	if res.Status != "started" && res.Status != "queued" {
+		r.T.Fatalf("submit %q: status %q", text, res.Status)
+	}
+	return res.TurnID
+}
+
+// Command runs the agent command name as SubmitCommand does and folds
+// until its turn ends, as Turn.
+func (r *Rig) Command(text, name string) (*model.Event, []*model.Event) {
+	r.T.Helper()
+	id := r.SubmitCommand(text, name)
+	return r.Until("the end of command "+text, hosttest.TurnCompleted(id))
+}
+
 // Until folds events into State until match, failing the test on error;
 // it returns the matching event and every event seen.
 func (r *Rig) Until(what string, match func(*model.Event) bool) (*model.Event, []*model.Event) {

@@ -115,6 +115,9 @@ func (a *Agent) session(ctx context.Context, t *host.Turn) (*session, error) {
 	if bridge.JSONString(hs.Value(stateCwd)) != cwd {
 		_ = hs.SetState(map[string]any{stateCwd: cwd})
 	}
+	if p.commands != nil {
+		_ = hs.SetCommands(p.commands)
+	}
 	if err := a.sessions.Add(sid, s); err != nil {
 		p.Kill()
 		return nil, err

@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/claude/claudetest"
+	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/host/hosttest"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -141,17 +143,38 @@ func TestRetryIsAWarning(t *testing.T) {
 	}
 }
 
+// TestCompactIsAContextCompaction: the agent command compact is Claude
+// Code's own /compact (the fake model gets its compaction request), the
+// session's commands are what Claude Code's initialize answer lists, and
+// a "/word" Claude Code does not know, sent as a prompt, reaches the
+// model as text.
 func TestCompactIsAContextCompaction(t *testing.T) {
 	r := newRig(t, rigOptions{})
 	first, _ := r.Turn("say: something to summarise")
 	agenttest.WantCompleted(t, first)
-	done, _ := r.Turn("/compact")
+	var offered []host.AgentCommand
+	if err := json.Unmarshal(r.State.Value(host.StateCommands), &offered); err != nil ||
+		!slices.ContainsFunc(offered, func(c host.AgentCommand) bool { return c.Name == "compact" && c.Description != "" }) || len(offered) < 5 {
+		t.Fatalf("Claude Code's commands: %.300s (%v)", r.State.Value(host.StateCommands), err)
+	}
+	before := len(r.fake.Requests())
+	done, _ := r.Command("/compact", "compact")
 	agenttest.WantCompleted(t, done)
 	if c := r.One(model.KindContextCompaction, done.TurnID); c.Status != model.StatusCompleted {
 		t.Errorf("compaction ended %s", c.Status)
 	}
+	reqs := r.fake.Requests()[before:]
+	if len(reqs) != 1 || !reqs[0].IsCompaction() {
+		t.Fatalf("the model got %d requests after /compact, want one compaction request", len(reqs))
+	}
 	next, _ := r.Turn("say: after the compaction")
 	agenttest.WantCompleted(t, next)
+
+	plain, _ := r.Turn("/nosuch please")
+	agenttest.WantCompleted(t, plain)
+	if got := r.LastPrompts(); len(got) == 0 || got[len(got)-1] != "/nosuch please" {
+		t.Fatalf("an unknown /word sent as a prompt reached the model as %q", got)
+	}
 }
 
 // /cost is a command Claude Code runs itself; its aligned lines reach the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lookout-sh/lookout/agent/child"
+	"github.com/lookout-sh/lookout/host"
 )
 
 // process is one running Claude Code (`claude -p` in stream-json mode)
@@ -17,6 +18,8 @@ import (
 type process struct {
 	*child.Process
 	conn *conn
+	// commands are what the initialize answer listed (nil: none).
+	commands []host.AgentCommand
 }
 
 // startupTimeout bounds starting Claude Code and its initialize answer.
@@ -48,7 +51,8 @@ func startProcess(ctx context.Context, opts Options, dir, resumeID string) (*pro
 	p := &process{Process: cp, conn: newConn(cp.Stdout(), cp.Stdin())}
 	ictx, cancel := context.WithTimeout(ctx, startupTimeout)
 	defer cancel()
-	if _, err = p.conn.request(ictx, "initialize", nil); err != nil {
+	res, err := p.conn.request(ictx, "initialize", nil)
+	if err != nil {
 		p.Kill()
 		why := p.startupErrors()
 		if strings.Contains(why, "No conversation found") {
@@ -61,6 +65,7 @@ func startProcess(ctx context.Context, opts Options, dir, resumeID string) (*pro
 		}
 		return nil, fmt.Errorf("claude code did not start: %w%s", err, why)
 	}
+	p.commands = initializeCommands(res)
 	return p, nil
 }
 

@@ -42,7 +42,9 @@ func newSession(a *Agent, sess host.Session, p *process) *session {
 // if the turn does not end within the grace period, Claude Code is
 // killed.
 func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
-	bridge.DefaultTitle(s.sess, t.Prompt())
+	if t.AgentCommand() == "" {
+		bridge.DefaultTitle(s.sess, t.Prompt())
+	}
 	ts := newTurnState(s, t, ctx)
 	if !s.turns.Begin(ts) {
 		return s.exitFailure()
@@ -58,7 +60,15 @@ func (s *session) runTurn(ctx context.Context, t *host.Turn) error {
 // control request.
 type claudeTurn struct{ ts *turnState }
 
-func (d claudeTurn) Send() error { return d.ts.s.p.conn.sendUser(d.ts.t.Prompt()) }
+// Send writes the prompt as a user message; an agent command is the
+// slash-command line Claude Code runs itself (commandLine).
+func (d claudeTurn) Send() error {
+	t := d.ts.t
+	if name := t.AgentCommand(); name != "" {
+		return d.ts.s.p.conn.sendUser(commandLine(name, t.Prompt()))
+	}
+	return d.ts.s.p.conn.sendUser(t.Prompt())
+}
 
 // Refused: the prompt could not be written, so Claude Code is going away;
 // its death, reported within a second, says why.
@@ -147,12 +157,16 @@ func (s *session) refuse(m *message) {
 // its id (resumed with it later), model and working directory.
 func (s *session) init(m *message) {
 	var p struct {
-		SessionID string `json:"session_id"`
-		Model     string `json:"model"`
-		Cwd       string `json:"cwd"`
+		SessionID     string   `json:"session_id"`
+		Model         string   `json:"model"`
+		Cwd           string   `json:"cwd"`
+		SlashCommands []string `json:"slash_commands"`
 	}
 	if json.Unmarshal(m.Raw, &p) != nil {
 		return
+	}
+	if s.p.commands == nil && len(p.SlashCommands) > 0 {
+		_ = s.sess.SetCommands(initCommands(p.SlashCommands))
 	}
 	values := map[string]any{}
 	if p.SessionID != "" && bridge.JSONString(s.sess.Value(stateSession)) != p.SessionID {

@@ -81,6 +81,10 @@ func (th *thread) adopt(res json.RawMessage, cwd string) error {
 		cwd = info.Thread.Cwd
 	}
 	th.cwd = cwd
+	// Sessions made before the bridge offered commands learn them here.
+	if err := th.sess.SetCommands(commands()); err != nil {
+		return err
+	}
 	if bridge.JSONString(th.sess.Value(stateCwd)) != cwd {
 		values[stateCwd] = cwd
 	}
@@ -104,7 +108,9 @@ func (th *thread) adopt(res json.RawMessage, cwd string) error {
 // (bridge.RunTurn). Cancelling ctx interrupts the Codex turn; if Codex
 // does not end it within the grace period, the app-server is killed.
 func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
-	bridge.DefaultTitle(th.sess, t.Prompt())
+	if t.AgentCommand() == "" {
+		bridge.DefaultTitle(th.sess, t.Prompt())
+	}
 	ts := newTurnState(th, t, ctx)
 	if !th.turns.Begin(ts) {
 		return th.exitFailure()
@@ -119,11 +125,21 @@ func (th *thread) runTurn(ctx context.Context, t *host.Turn) error {
 // codexTurn is a turn's bridge.TurnDriver: turn/start, turn/interrupt.
 type codexTurn struct{ ts *turnState }
 
-// Send starts the Codex turn; it is answered at once.
+// Send starts the Codex turn; it is answered at once. An agent command
+// is its own app-server call (commandCall), whose turn Codex announces
+// with turn/started.
 func (d codexTurn) Send() error {
 	th, t := d.ts.th, d.ts.t
 	sctx, cancel := context.WithTimeout(context.Background(), startupTimeout)
 	defer cancel()
+	if name := t.AgentCommand(); name != "" {
+		method, params, err := commandCall(name, th.id)
+		if err != nil {
+			return err
+		}
+		_, err = th.p.conn.call(sctx, method, params)
+		return err
+	}
 	res, err := th.p.conn.call(sctx, "turn/start", map[string]any{
 		"threadId": th.id,
 		"input":    []any{map[string]any{"type": "text", "text": t.Prompt(), "text_elements": []any{}}},

@@ -101,6 +101,7 @@ func (a *Agent) Run(ctx context.Context, t *host.Turn) error {
 		return bridge.StartFailure(ctx, err)
 	}
 	act.Done()
+	s.readCommandsOnce(srv)
 	return s.runTurn(ctx, t, srv)
 }
 

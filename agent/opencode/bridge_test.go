@@ -1,13 +1,16 @@
 package opencode_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lookout-sh/lookout/agent/agenttest"
 	"github.com/lookout-sh/lookout/agent/opencode/opencodetest"
+	"github.com/lookout-sh/lookout/host"
 	"github.com/lookout-sh/lookout/host/hosttest"
 	"github.com/lookout-sh/lookout/model"
 )
@@ -113,6 +116,42 @@ func TestOpenCodeBridge(t *testing.T) {
 			!strings.Contains(ch[0].Diff, "+made by a command") {
 			t.Errorf("the command's change = %s %+v", fc.Status, ch)
 		}
+	})
+
+	t.Run("CompactIsSummarize", func(t *testing.T) {
+		// The agent command compact is OpenCode's summarize: the fake gets
+		// OpenCode's summary request, never a prompt "/compact", and the
+		// transcript shows the compaction. The session's commands are
+		// /compact and GET /command's.
+		r := base.fork(t)
+		first, _ := r.Turn("say: something to summarise")
+		agenttest.WantCompleted(t, first)
+		// The list is read beside the first turn, not before it.
+		listed := func(*model.Event) bool {
+			var offered []host.AgentCommand
+			return json.Unmarshal(r.State.Value(host.StateCommands), &offered) == nil && len(offered) >= 2 &&
+				offered[0].Name == "compact" && slices.ContainsFunc(offered, func(c host.AgentCommand) bool { return c.Name == "review" })
+		}
+		if !listed(nil) {
+			r.Until("OpenCode's command list", listed)
+		}
+		before := len(r.fake.TurnRequests())
+		done, _ := r.Command("/compact", "compact")
+		agenttest.WantCompleted(t, done)
+		if c := r.One(model.KindContextCompaction, done.TurnID); c.Status != model.StatusCompleted {
+			t.Errorf("the compaction ended %s", c.Status)
+		}
+		reqs := r.fake.TurnRequests()[before:]
+		if len(reqs) == 0 || !reqs[0].IsCompaction() {
+			t.Fatalf("the model's first request after /compact is not OpenCode's summary request (%d requests)", len(reqs))
+		}
+		for _, q := range reqs {
+			if slices.Contains(q.Prompts(), "/compact") {
+				t.Fatal("/compact reached the model as a prompt")
+			}
+		}
+		next, _ := r.Turn("say: after the compaction")
+		agenttest.WantCompleted(t, next)
 	})
 
 	t.Run("ModelErrorFailsTheTurnReadably", func(t *testing.T) {

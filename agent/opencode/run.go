@@ -15,7 +15,9 @@ import (
 // session to go idle (bridge.RunTurn). Cancelling ctx aborts the OpenCode
 // turn.
 func (s *session) runTurn(ctx context.Context, t *host.Turn, srv *server) error {
-	bridge.DefaultTitle(s.sess, t.Prompt())
+	if t.AgentCommand() == "" {
+		bridge.DefaultTitle(s.sess, t.Prompt())
+	}
 	ts := newTurnState(s, srv, t, ctx)
 	s.turns.Begin(ts) // never dead: srv.alive says
 	defer func() {
@@ -49,6 +51,9 @@ type openCodeTurn struct {
 
 // Send posts the prompt; it is accepted at once (204).
 func (d openCodeTurn) Send() error {
+	if name := d.ts.t.AgentCommand(); name != "" {
+		return d.sendCommand(name)
+	}
 	srv := d.ts.srv
 	pctx, cancel := context.WithTimeout(srv.ctx, 30*time.Second)
 	defer cancel()

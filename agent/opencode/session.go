@@ -16,13 +16,14 @@ type session struct {
 	a    *Agent
 	sess host.Session
 
-	mu    sync.Mutex
-	ocID  string            // OpenCode session id
-	dir   string            // its directory
-	srv   *server           // the server the session was last opened on
-	roles map[string]string // message id -> role, of messages seen
-	usage *usage            // token counts; nil until first needed
-	cost  float64           // OpenCode's reckoning, USD
+	mu     sync.Mutex
+	ocID   string            // OpenCode session id
+	dir    string            // its directory
+	srv    *server           // the server the session was last opened on
+	cmdsOn *server           // the server whose command list the session's state holds (commands.go)
+	roles  map[string]string // message id -> role, of messages seen
+	usage  *usage            // token counts; nil until first needed
+	cost   float64           // OpenCode's reckoning, USD
 
 	// OpenCode reports a failed or aborted turn idle before it has
 	// finished with it (it completes the assistant message and goes idle

@@ -282,10 +282,16 @@ func runAttach(ctx context.Context, ui uiFlags, opts sync.Options, choice attach
 			opts.SessionID = id
 		}
 		res, err := runUI(ctx, ui, opts, hostName, log, uiExtras{offerSessions: true, draft: draft})
-		if err != nil || !res.switchSession {
+		if err != nil || !res.switchSession && !res.newSession {
 			return err
 		}
 		opts.SessionID, draft = "", res.draft
+		if res.newSession {
+			// /new: a session of the same host, so of the same agent.
+			if opts.SessionID, err = createSession(ctx, opts); err != nil {
+				return err
+			}
+		}
 	}
 }
 
@@ -346,6 +352,7 @@ type uiExtras struct {
 // uiResult is how a session's UI ended.
 type uiResult struct {
 	switchSession bool   // the user asked for the picker
+	newSession    bool   // the user asked for a new session (/new)
 	draft         string // the composer's text at the end
 }
 
@@ -383,5 +390,5 @@ func runUI(ctx context.Context, ui uiFlags, opts sync.Options, hostName string, 
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return uiResult{}, nil
 	}
-	return uiResult{switchSession: m.SwitchSession(), draft: m.Draft()}, err
+	return uiResult{switchSession: m.SwitchSession(), newSession: m.NewSessionAsked(), draft: m.Draft()}, err
 }

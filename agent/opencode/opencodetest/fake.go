@@ -181,6 +181,8 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 	switch p.name {
 	case "title":
 		s.text(Title)
+	case "summary":
+		s.text(SummaryAnswer)
 	case "followup":
 		last := req.Messages[len(req.Messages)-1]
 		s.text(FollowupPrefix + "\n\n```\n" + strings.TrimRight(last.Text, "\n") + "\n```\n")

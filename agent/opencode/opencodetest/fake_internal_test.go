@@ -29,6 +29,7 @@ func TestChooseScenario(t *testing.T) {
 		{msgs(user("a long answer")), play{name: "long"}},
 		{msgs(user("run: ls"), Message{Role: "assistant", ToolCalls: []string{"bash"}}, Message{Role: "tool", Text: "out"}), play{name: "followup"}},
 		{msgs(Message{Role: "system", Text: "You are a title generator. You output ONLY a thread title."}, user("run: ls")), play{name: "title"}},
+		{msgs(Message{Role: "system", Text: "You are a context summarization agent."}, user("[User]: run: ls\nCreate a new anchored summary")), play{name: "summary"}},
 	}
 	for _, c := range cases {
 		t.Run(c.want.name, func(t *testing.T) {

@@ -15,7 +15,7 @@ type Request struct {
 	Seq int
 	// Scenario is the name of the scenario the fake played (see
 	// Scenarios), "followup" for the answer after a tool ran, "title" for
-	// a title request.
+	// a title request, "summary" for a compaction request.
 	Scenario string
 	// Stream is the request's "stream" member.
 	Stream bool
@@ -46,6 +46,18 @@ type Message struct {
 func (r Request) IsTitle() bool {
 	for _, m := range r.Messages {
 		if m.Role == "system" && strings.Contains(m.Text, "title generator") {
+			return true
+		}
+	}
+	return false
+}
+
+// IsCompaction reports whether the request asks for OpenCode's summary of
+// the session (POST /session/{id}/summarize, or OpenCode compacting on
+// its own): its system prompt is the summarization agent's.
+func (r Request) IsCompaction() bool {
+	for _, m := range r.Messages {
+		if m.Role == "system" && strings.Contains(m.Text, "context summarization agent") {
 			return true
 		}
 	}

@@ -29,6 +29,8 @@ const (
 	PlainAnswer = "Hello from the **fake model**.\n\nThis answer is deterministic:\n\n- it streams in several deltas\n- it names `opencodetest`\n"
 	// Title answers OpenCode's title requests.
 	Title = "Fake session title"
+	// SummaryAnswer answers OpenCode's compaction (summary) requests.
+	SummaryAnswer = "## Objective\n- (a fake summary of the conversation)\n"
 	// FollowupPrefix starts the answer after a tool ran; the tool's result
 	// follows in a fenced block.
 	FollowupPrefix = "Tool result:"
@@ -54,6 +56,11 @@ type play struct {
 func choose(r Request) play {
 	if r.IsTitle() {
 		return play{name: "title"}
+	}
+	if r.IsCompaction() {
+		// The conversation it quotes holds the scenarios' keywords: the
+		// summary never plays one (a tool call there fails the summary).
+		return play{name: "summary"}
 	}
 	if n := len(r.Messages); n > 0 && r.Messages[n-1].Role == "tool" {
 		return play{name: "followup"}
