@@ -45,6 +45,7 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 			"commandReplay":  true,
 			"approvals":      true,
 			"denyReason":     true,
+			"questions":      true,
 		},
 	}, nil
 }
