@@ -192,6 +192,9 @@ func (m *Model) refresh() tea.Cmd {
 	var approval []string
 	if m.overlay == overlayNone || m.overlay == overlayReview {
 		approval = approvalLines(m.theme, m.km, approvalBar{view: m.view, answers: m.snap.Answers, deny: m.deny}, w)
+		if it := m.currentQuestion(); it != nil {
+			approval = append(approval, questionLines(m.theme, it, m.qs.in, m.questionHasKeys() != nil, bindingKeys(m.km.Global.Question), w)...)
+		}
 	}
 	compH := m.comp.height()
 	notice, noticeLines := m.statusNotice(w)
