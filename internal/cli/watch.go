@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/render"
 	"github.com/lookout-sh/lookout/sync"
 	"github.com/lookout-sh/lookout/termtext"
 )
@@ -89,6 +90,9 @@ func describeEvent(ev *model.Event) string {
 		fmt.Fprintf(&b, " %s %s r%d %s", ev.Item.Kind, ev.Item.ID, ev.Item.Revision, ev.Item.Status)
 		if t := firstLine(ev.Item.Text()); t != "" {
 			fmt.Fprintf(&b, " %q", t)
+		}
+		if a, ok := ev.Item.AnswerOf(); ok && ev.Item.Kind == model.KindQuestion {
+			fmt.Fprintf(&b, " answer %q", render.QuestionAnswerText(a))
 		}
 	case ev.Method == model.MethodItemDelta:
 		fmt.Fprintf(&b, " %s %s %q", ev.ItemID, ev.Field, ev.Delta)
