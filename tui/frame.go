@@ -230,6 +230,8 @@ func (m *Model) refresh() tea.Cmd {
 	switch {
 	case m.confirmQuit:
 		label = m.theme.Warning.Bold(true).Render(quitQuestion(!m.comp.empty(), m.unsentPrompts()))
+	case m.questionHasKeys() != nil:
+		label = m.theme.Warning.Bold(true).Render("▲ the question has the keys · esc lets it wait ")
 	case m.focus == focusTranscript:
 		// Focus is visible where the user types: the rule says the keys
 		// now go to the transcript, and how to get back.
