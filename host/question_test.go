@@ -163,3 +163,36 @@ func TestQuestionSettlementSurvivesARestart(t *testing.T) {
 		t.Fatalf("features = %v, want questions", init.Features)
 	}
 }
+
+// A question waiting when its host is killed is cancelled, endedBy
+// hostDeath, on the next start, and an answer then is refused.
+func TestKilledHostCancelsTheWaitingQuestion(t *testing.T) {
+	dir := t.TempDir()
+	proc, c := startHostProcess(t, dir)
+	sid, _, st := newSession(t, c)
+	if _, _, err := c.Submit(sid, "q", "a question"); err != nil {
+		t.Fatal(err)
+	}
+	q := waitQuestion(t, c, st)
+	if err := proc.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-c.Done()
+	_, c2 := startHostProcess(t, dir)
+	sub, err := c2.Subscribe(sid, "", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st2 := model.NewState(sid)
+	if _, err := st2.LoadSnapshot(sid, sub.Epoch, *sub.Snapshot); err != nil {
+		t.Fatal(err)
+	}
+	got := st2.Item(q.ID)
+	if got == nil || got.Status != model.StatusCancelled || got.EndedBy() != "hostDeath" {
+		t.Fatalf("after the restart the question is %v", got)
+	}
+	e := rpcCode(t, c2, "question/respond", answerParams(sid, q.ID, []string{"Unit"}, ""))
+	if e == nil || e.Code != model.CodeRejected || errReason(t, e)["status"] != model.StatusCancelled {
+		t.Fatalf("answering after the host's death: %+v", e)
+	}
+}
