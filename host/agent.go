@@ -207,7 +207,7 @@ func (t *Turn) Delta(itemID, field, text string) error {
 // UpdateItem emits item/updated: the item at its next revision with status
 // (unchanged when "") and the given members set (bounded).
 func (t *Turn) UpdateItem(itemID, status string, fields map[string]any) error {
-	if model.IsTerminalStatus(status) {
+	if model.IsTerminalItemStatus(status) {
 		return errors.New("a terminal status arrives only on item/completed: use CompleteItem")
 	}
 	return t.fullEvent(model.MethodItemUpdated, itemID, status, fields)
@@ -217,7 +217,7 @@ func (t *Turn) UpdateItem(itemID, status string, fields map[string]any) error {
 // revision, with a terminal status and the given members set (bounded).
 // Streamed text is restated in full.
 func (t *Turn) CompleteItem(itemID, status string, fields map[string]any) error {
-	if !model.IsTerminalStatus(status) {
+	if !model.IsTerminalItemStatus(status) {
 		return errors.New("item/completed needs a terminal status")
 	}
 	return t.fullEvent(model.MethodItemCompleted, itemID, status, fields)

@@ -27,6 +27,8 @@ var DemoScenarios = [][2]string{
 	{"tool", "a toolCall: inputText streams, ready, waitingUser with approval/requested; approve -> running with streaming output, completed exitCode 0; deny -> failed, its error quoting the deny's reason"},
 	{"fail tool", "a toolCall that runs without approval and fails (exitCode 1)"},
 	{"bad tool input", "a toolCall whose streamed input is not valid JSON: inputStreaming -> failed"},
+	{"multiple choice", "as question, but several options may be picked"},
+	{"question", "a question (waitingUser) with three options and free text; the answer ends it answered and the reply names it; an interrupt ends it cancelled"},
 	{"big output", "a toolCall whose output passes the 64 KiB field bound: cut, listed in truncated"},
 	{"big answer", "an answer past the 1 MiB text bound, streamed in 64 KiB chunks: cut, listed in truncated"},
 	{"unknown kind", `an item of kind "diffPreview" no client knows, with extra fields`},
@@ -98,6 +100,11 @@ func (DemoAgent) Run(ctx context.Context, t *Turn) error {
 		}
 	case has("tool"):
 		if err := demoTool(ctx, t, toolApproval); err != nil {
+			return err
+		}
+	}
+	if has("multiple choice") || has("question") {
+		if err := demoQuestion(ctx, t, has("multiple choice")); err != nil {
 			return err
 		}
 	}

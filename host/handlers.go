@@ -30,6 +30,7 @@ var requestHandlers = map[string]requestHandler{
 	"turn/unqueue":        forwardable(paramsHandler((*conn).unqueue)),
 	"turn/interrupt":      forwardable(paramsHandler((*conn).interrupt)),
 	"approval/respond":    forwardable(paramsHandler((*conn).respond)),
+	"question/respond":    forwardable(paramsHandler((*conn).answerQuestion)),
 }
 
 // paramsHandler adapts a handler that needs only the request's params.

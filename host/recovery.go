@@ -121,13 +121,20 @@ func (s *session) recoverLocked() error {
 		}
 	}
 	for _, it := range open {
-		o, err := nextItemObject(it.AppendJSON(nil), model.StatusFailed)
+		status := model.StatusFailed
+		if it.Kind == model.KindQuestion {
+			status = model.StatusCancelled // nobody can answer it any more
+		}
+		o, err := nextItemObject(it.AppendJSON(nil), status)
 		if err != nil {
 			return err
 		}
 		o.set("endedBy", "hostDeath")
 		if _, err := s.emitLocked(model.MethodItemCompleted, map[string]any{"item": o.raw()}); err != nil {
 			return err
+		}
+		if it.Kind == model.KindQuestion {
+			s.questionEnds[it.ID] = questionEnd{status: status}
 		}
 	}
 	v := s.state.View()

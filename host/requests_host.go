@@ -48,6 +48,7 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 			"denyReason":     true,
 			"sessionFocus":   true,
 			"agentCommands":  true,
+			"questions":      true,
 		},
 	}, nil
 }

@@ -183,3 +183,26 @@ func (c *conn) respond(params json.RawMessage) (any, *rpcError) {
 	}
 	return acked(s, s.respond(aid, ans))
 }
+
+func (c *conn) answerQuestion(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		sessionParams
+		QuestionID *string `json:"questionId"`
+		Answer     *struct {
+			Selected []string `json:"selected"`
+			Text     string   `json:"text"`
+		} `json:"answer"`
+	}
+	s, e := c.decodeSession(params, &p, &p.sessionParams)
+	if e != nil {
+		return nil, e
+	}
+	qid, e := required(p.QuestionID, "questionId")
+	if e != nil {
+		return nil, e
+	}
+	if p.Answer == nil {
+		return nil, errInvalidParams("invalid params: answer is required")
+	}
+	return acked(s, s.answerQuestion(qid, model.QuestionAnswer{Selected: p.Answer.Selected, Text: p.Answer.Text}))
+}

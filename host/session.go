@@ -70,6 +70,10 @@ type session struct {
 	queue     []*queuedTurn
 	approvals map[string]*approvalWait
 	resolved  map[string]model.Decision // approvalId -> decision, for idempotent answers
+	// questions wait for their answers (question.go); questionEnds
+	// remember how every question ended, for idempotent answers.
+	questions    map[string]*questionWait
+	questionEnds map[string]questionEnd
 
 	// A replica is a session another fleet host writes, served here from
 	// the journal and the writer's relayed frames (fleet_replica.go); it
@@ -102,6 +106,7 @@ func newSession(h *Host, rec sessionRecord) *session {
 		subs: map[*conn]struct{}{}, fullSeq: map[string]int64{}, lastDelta: map[string]int64{},
 		open: map[string]struct{}{}, turnEnds: map[string]turnEnd{}, commands: map[string]*command{}, byTurn: map[string]*command{},
 		rejected: newRejectionMemory(MaxRejections), approvals: map[string]*approvalWait{}, resolved: map[string]model.Decision{},
+		questions: map[string]*questionWait{}, questionEnds: map[string]questionEnd{},
 	}
 	s.loaded.Store(true)
 	return s

@@ -224,6 +224,7 @@ func (s *session) finishTurnLocked(run *turnRun, err error) {
 		status, itemStatus = model.StatusFailed, model.StatusFailed
 		terr = map[string]string{"code": turnErrAgentError, "message": err.Error()}
 	}
+	s.cancelQuestionsLocked(run.id)
 	for _, id := range run.items {
 		if _, open := s.open[id]; open {
 			if err := s.completeItemLocked(id, itemStatus, nil); err != nil {

@@ -125,7 +125,7 @@ func (it *Item) ErrorMessage() string {
 }
 
 // IsOpen reports whether the item can still change by deltas.
-func (it *Item) IsOpen() bool { return !it.Final && !IsTerminalStatus(it.Status) }
+func (it *Item) IsOpen() bool { return !it.Final && !IsTerminalItemStatus(it.Status) }
 
 // Truncated reports whether the host cut the field at path at its bound.
 // It reads the "truncated" member, an array of field paths (or true, for

@@ -65,7 +65,7 @@ func (it *simItem) object(status string) map[string]any {
 	return o
 }
 
-var simKinds = []string{KindAgentMessage, KindReasoning, KindToolCall, KindUserMessage, KindContextCompaction, KindError, "diffPreview"}
+var simKinds = []string{KindAgentMessage, KindReasoning, KindToolCall, KindUserMessage, KindContextCompaction, KindError, KindQuestion, "diffPreview"}
 
 func (s *sim) step(t *rapid.T) {
 	switch rapid.IntRange(0, 12).Draw(t, "op") {
@@ -81,6 +81,12 @@ func (s *sim) step(t *rapid.T) {
 			it.fields["toolName"] = "shell"
 			it.fields["inputText"] = ""
 			status = StatusInputStreaming
+		case KindQuestion:
+			it.fields["text"] = "Which one?"
+			it.fields["options"] = []any{map[string]any{"label": "a", "description": "the first"}, map[string]any{"label": "b"}}
+			it.fields["multiple"] = rapid.Bool().Draw(t, "multiple")
+			it.fields["freeText"] = true
+			status = StatusWaitingUser
 		case "diffPreview":
 			it.fields["hunks"] = []any{map[string]any{"path": "a.go", "added": 3}}
 		default:
@@ -132,7 +138,14 @@ func (s *sim) step(t *rapid.T) {
 			}
 		}
 		s.committed[it.id] = c
-		it.fields["_status"] = rapid.SampledFrom([]string{StatusCompleted, StatusFailed, StatusStopped}).Draw(t, "terminal")
+		terminals := []string{StatusCompleted, StatusFailed, StatusStopped}
+		if it.kind == KindQuestion {
+			terminals = []string{StatusAnswered, StatusCancelled}
+		}
+		it.fields["_status"] = rapid.SampledFrom(terminals).Draw(t, "terminal")
+		if it.fields["_status"] == StatusAnswered {
+			it.fields["answer"] = map[string]any{"selected": []any{"a"}, "text": rapid.SampledFrom([]string{"", "use b"}).Draw(t, "answerText")}
+		}
 		s.emit(MethodItemCompleted, true, map[string]any{"item": it.objectNoMeta()})
 	case 7: // single-record item
 		s.nItems++

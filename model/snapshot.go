@@ -126,7 +126,7 @@ func (s *State) LoadSnapshot(sessionID, epoch string, snap Snapshot) (needReplay
 		if old := s.items[it.ID]; old != nil {
 			it.Version = old.Version + 1
 		}
-		it.Final = IsTerminalStatus(it.Status)
+		it.Final = IsTerminalItemStatus(it.Status)
 		it.held = it.ContentLen()
 		fresh.boundFullObject(it, 0)
 		fresh.held += int64(it.held)

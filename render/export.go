@@ -108,6 +108,10 @@ func writeItemMarkdown(w io.Writer, it *model.Item) {
 		fmt.Fprintf(w, "## Context compacted%s\n", status)
 	case model.KindFileChange:
 		writeFileChangeMarkdown(w, it, status)
+	case model.KindQuestion:
+		var b strings.Builder
+		writeQuestionMarkdown(&b, it, status)
+		_, _ = io.WriteString(w, b.String())
 	default:
 		raw, _ := it.MarshalJSON()
 		raw = []byte(readableJSON(string(raw)))

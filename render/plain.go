@@ -71,6 +71,18 @@ func plainBody(it *model.Item) string {
 		}
 	case model.KindError:
 		b.WriteString("Error: " + it.ErrorMessage())
+	case model.KindQuestion:
+		q := it.QuestionOf()
+		b.WriteString("Question (" + it.Status + "): " + q.Text)
+		for i, o := range q.Options {
+			b.WriteString("\n" + strconv.Itoa(i+1) + ". " + o.Label)
+			if o.Description != "" {
+				b.WriteString(" — " + o.Description)
+			}
+		}
+		if a, ok := it.AnswerOf(); ok {
+			b.WriteString("\nanswer: " + QuestionAnswerText(a))
+		}
 	default:
 		b.WriteString(it.Kind + " (" + it.Status + ")")
 		for _, name := range it.FieldNames() {

@@ -254,7 +254,7 @@ func normalize(it *model.Item, o ItemOptions) ItemOptions {
 		o.Spinner = ""
 	}
 	switch it.Kind {
-	case model.KindUserMessage, model.KindAgentMessage, model.KindContextCompaction, model.KindError:
+	case model.KindUserMessage, model.KindAgentMessage, model.KindContextCompaction, model.KindError, model.KindQuestion:
 		o.Expanded = false
 	}
 	return o
@@ -280,6 +280,8 @@ func (r *Renderer) body(it *model.Item, c *itemCache, width int, o ItemOptions) 
 		lines = r.errorItem(it, cw, o)
 	case model.KindFileChange:
 		lines = r.fileChange(it, cw, o)
+	case model.KindQuestion:
+		lines = r.question(it, cw, o)
 	default:
 		lines = r.generic(it, cw, o)
 	}

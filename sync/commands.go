@@ -130,6 +130,7 @@ func (l *loopState) retryDue() {
 // its commandId; approval answers still owed are sent (answers.go).
 func (l *loopState) reconcile() {
 	l.reconcileAnswers()
+	l.reconcileQuestionAnswers()
 	for _, p := range l.st.Pending() {
 		if p.Acked {
 			l.sendReplay(p.CommandID)

@@ -95,6 +95,8 @@ type loopState struct {
 	agentCmds map[string]string
 	retry     alarm                   // the earliest submission retry
 	answers   map[string]*answerState // approvalId -> an answer the host has not confirmed (answers.go)
+	// questionAnswers: questionId -> an answer the host has not confirmed (questions.go)
+	questionAnswers map[string]*questionAnswerState
 
 	older *pageRequest
 	start *startWindow // the session's first items, apart from the held range
@@ -120,16 +122,17 @@ func (l *loopState) scaled(d time.Duration) time.Duration {
 
 func newLoopState(c *Client) *loopState {
 	l := &loopState{
-		c:            c,
-		o:            c.opts,
-		log:          c.opts.Logger,
-		sessionID:    c.opts.SessionID,
-		cmds:         map[string]*cmdState{},
-		agentCmds:    map[string]string{},
-		answers:      map[string]*answerState{},
-		returnedBase: 1,
-		deadAfter:    deadAfter,
-		clock:        realClock{now: c.opts.Now},
+		c:               c,
+		o:               c.opts,
+		log:             c.opts.Logger,
+		sessionID:       c.opts.SessionID,
+		cmds:            map[string]*cmdState{},
+		agentCmds:       map[string]string{},
+		answers:         map[string]*answerState{},
+		questionAnswers: map[string]*questionAnswerState{},
+		returnedBase:    1,
+		deadAfter:       deadAfter,
+		clock:           realClock{now: c.opts.Now},
 	}
 	l.st = l.newState(c.opts.SessionID)
 	return l

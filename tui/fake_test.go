@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	gosync "sync"
 	"testing"
 	"time"
@@ -169,6 +170,9 @@ func (f *fakeSource) Respond(approvalID string, decision model.Decision) {
 }
 func (f *fakeSource) Deny(approvalID, reason string) {
 	f.record("deny:" + approvalID + ":" + reason)
+}
+func (f *fakeSource) AnswerQuestion(questionID string, a model.QuestionAnswer) {
+	f.record("answer:" + questionID + ":" + strings.Join(a.Selected, ",") + ":" + a.Text)
 }
 func (f *fakeSource) LoadOlder()   { f.record("loadOlder") }
 func (f *fakeSource) LoadStart()   { f.record("loadStart") }

@@ -208,6 +208,9 @@ func (m *Model) refresh() tea.Cmd {
 	var approval []string
 	if m.overlay == overlayNone || m.overlay == overlayReview {
 		approval = approvalLines(m.theme, m.km, approvalBar{view: m.view, answers: m.snap.Answers, deny: m.deny}, w)
+		if it := m.currentQuestion(); it != nil {
+			approval = append(approval, questionLines(m.theme, it, m.qs.in, m.questionHasKeys() != nil, bindingKeys(m.km.Global.Question), w)...)
+		}
 	}
 	compH := m.comp.height()
 	notice, noticeLines := m.statusNotice(w)
@@ -248,6 +251,8 @@ func (m *Model) refresh() tea.Cmd {
 	switch {
 	case m.confirmQuit:
 		label = m.theme.Warning.Bold(true).Render(quitQuestion(!m.comp.empty(), m.unsentPrompts()))
+	case m.questionHasKeys() != nil:
+		label = m.theme.Warning.Bold(true).Render("▲ the question has the keys · esc lets it wait ")
 	case m.asking():
 		label = m.theme.Warning.Bold(true).Render(m.slashQuestion())
 	case m.focus == focusTranscript:

@@ -153,12 +153,44 @@ var screenScenes = []screenScene{
 	{name: "help-scrolled/60x20", width: 60, height: 20, build: func(f *fakeSource) { longSession(f, 1, 3) }, marker: "answer 3", keys: []string{"?", "end"}, after: "↑ more"},
 	{name: "search/80x24", width: 80, height: 24, build: func(f *fakeSource) { longSession(f, 1, 12) }, marker: "answer 12",
 		keys: []string{"ctrl+f", "q", "u", "e", "s", "t", "i", "o", "n", " ", "1", "enter", "N"}, after: "newer"},
+	{name: "question/80x24", width: 80, height: 24, build: questionSession, marker: "your own answer"},
+	{name: "question/120x40", width: 120, height: 40, build: questionSession, marker: "your own answer"},
+	{name: "question-answered/80x24", width: 80, height: 24, build: answeredQuestionSession, marker: "answered"},
+	{name: "question-answered/120x40", width: 120, height: 40, build: answeredQuestionSession, marker: "answered"},
 	{name: "diagnostics/80x24", width: 80, height: 24, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
 	{name: "diagnostics/60x20", width: 60, height: 20, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
 }
 
 // diagnosticsSession has two model-request warnings (their turn still
 // running), client errors and a connection error.
+// questionFields is a question with four options, as Claude Code asks.
+func questionFields(status string) obj {
+	return obj{"itemId": "q1", "kind": "question", "status": status, "header": "Database",
+		"text": "Which database should the service use? It keeps a few thousand rows and one process writes them.",
+		"options": []any{
+			obj{"label": "Postgres", "description": "a server, for many writers"},
+			obj{"label": "SQLite (Recommended)", "description": "a file, for one writer"},
+			obj{"label": "Badger", "description": "an embedded key-value store"},
+			obj{"label": "Files", "description": "one JSON file per record"},
+		}, "multiple": false, "freeText": true}
+}
+
+// questionSession waits on a question in its running turn.
+func questionSession(f *fakeSource) {
+	longSession(f, 1, 2)
+	f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
+	f.item(started, questionFields(model.StatusWaitingUser))
+}
+
+// answeredQuestionSession holds a question answered with a pick and text.
+func answeredQuestionSession(f *fakeSource) {
+	longSession(f, 1, 2)
+	q := questionFields(model.StatusAnswered)
+	q["revision"] = 2
+	q["answer"] = obj{"selected": []any{"SQLite (Recommended)"}, "text": "keep it in one file"}
+	f.item(completed, q)
+}
+
 func diagnosticsSession(f *fakeSource) {
 	longSession(f, 1, 2)
 	f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})

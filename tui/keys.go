@@ -39,6 +39,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.deny.open {
 		return m.denyKey(msg)
 	}
+	if it := m.questionHasKeys(); it != nil && !m.srch.editing {
+		return m.questionKey(it, msg)
+	}
 	if m.srch.editing {
 		return m.searchKey(msg)
 	}
@@ -110,6 +113,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.respond(model.DecisionDeny)
 	case key.Matches(msg, km.Global.ApproveAll):
 		return m.respond(model.DecisionApproveForSession)
+	case key.Matches(msg, km.Global.Question):
+		return m.reopenQuestion()
 	case key.Matches(msg, km.Global.Unqueue):
 		return m.unqueue()
 	case key.Matches(msg, km.Global.MouseTrack):

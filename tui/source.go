@@ -26,6 +26,8 @@ type Source interface {
 	Respond(approvalID string, decision model.Decision)
 	// Deny refuses an approval, telling the agent reason ("" none).
 	Deny(approvalID, reason string)
+	// AnswerQuestion answers a waiting question item.
+	AnswerQuestion(questionID string, answer model.QuestionAnswer)
 	LoadOlder()
 	// LoadStart asks for the session's first items (Picture.Start) when
 	// the View does not reach back to them; LoadForward for the next page

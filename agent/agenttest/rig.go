@@ -191,6 +191,18 @@ func (r *Rig) Deny(approvalID, reason string) {
 		"decision": model.DecisionDeny, "reason": reason}, nil)
 }
 
+// Answer answers a question item with the labels picked and free text.
+func (r *Rig) Answer(questionID string, selected []string, text string) {
+	r.T.Helper()
+	r.Client.MustCall(r.T, "question/respond", map[string]any{"sessionId": r.SessionID, "questionId": questionID,
+		"answer": map[string]any{"selected": selected, "text": text}}, nil)
+}
+
+// IsQuestion matches a question item opening.
+func IsQuestion(ev *model.Event) bool {
+	return ev.Method == model.MethodItemStarted && ev.Item != nil && ev.Item.Kind == model.KindQuestion
+}
+
 // Items returns the folded items of a kind in the turn ("" any turn), in
 // order.
 func (r *Rig) Items(kind, turnID string) []*model.Item {

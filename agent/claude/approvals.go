@@ -33,8 +33,8 @@ func denyMessage(reason string) string {
 }
 
 // controlRequestLocked answers one of Claude Code's control requests: a
-// permission prompt is put to the user; anything else is refused, with a
-// warning.
+// permission prompt is put to the user (AskUserQuestion's as questions);
+// anything else is refused, with a warning.
 func (ts *turnState) controlRequestLocked(m *message) error {
 	c := ts.s.p.conn
 	var req permissionRequest
@@ -48,10 +48,7 @@ func (ts *turnState) controlRequestLocked(m *message) error {
 			Message: "Claude Code asked something Lookout cannot answer yet (" + req.Subtype + "); it was refused"})
 	}
 	if req.ToolName == toolAskUser {
-		_ = c.respond(m.RequestID, map[string]any{"behavior": "deny",
-			"message": "Lookout cannot show questions to the user yet; ask them in your answer instead."})
-		return ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
-			Message: "Claude Code wanted to ask questions (" + toolAskUser + "), which Lookout cannot show yet; it was told to ask in its answer"})
+		return ts.askQuestionsLocked(m.RequestID, req)
 	}
 	return ts.askLocked(m.RequestID, req)
 }

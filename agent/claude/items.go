@@ -20,8 +20,8 @@ const (
 	toolEdit      = "Edit"
 	toolMultiEdit = "MultiEdit"
 	toolWrite     = "Write"
-	// toolAskUser asks the user questions through a permission prompt;
-	// Lookout cannot put questions to its users yet.
+	// toolAskUser asks the user questions through a permission prompt,
+	// answered with the answers in its updatedInput (questions.go).
 	toolAskUser = "AskUserQuestion"
 )
 

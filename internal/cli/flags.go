@@ -64,7 +64,7 @@ rejected or turn failed.`
 // newClientCmds returns the non-interactive commands: watch, export, send,
 // sessions.
 func newClientCmds() []*cobra.Command {
-	cmds := []*cobra.Command{newWatchCmd(), newExportCmd(), newSendCmd(), newSessionsCmd(), newDeleteCmd(), newWaitCmd()}
+	cmds := []*cobra.Command{newWatchCmd(), newExportCmd(), newSendCmd(), newAnswerCmd(), newSessionsCmd(), newDeleteCmd(), newWaitCmd()}
 	for _, c := range cmds {
 		c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	}

@@ -93,6 +93,9 @@ func describeEvent(ev *model.Event) string {
 		if t := firstLine(ev.Item.Text()); t != "" {
 			fmt.Fprintf(&b, " %q", t)
 		}
+		if a, ok := ev.Item.AnswerOf(); ok && ev.Item.Kind == model.KindQuestion {
+			fmt.Fprintf(&b, " answer %q", render.QuestionAnswerText(a))
+		}
 		for _, n := range render.HostCutNotes(ev.Item) {
 			fmt.Fprintf(&b, " [%s]", n)
 		}

@@ -38,6 +38,8 @@
 //	             EditAnswerPrefix
 //	edit:        a Read tool_use of the named file, then an Edit replacing
 //	             EditOld by EditNew in it; then EditAnswerPrefix
+//	ask user     an AskUserQuestion tool_use (AskQuestion, AskOptions);
+//	             after the answer, AskAnswerPrefix and the tool_result
 //	slow         thinking, then deltas "slow0 ", "slow1 ", ... every
 //	             SlowInterval (SlowDeltas of them), until the request ends
 //	long         LongText in LongChunk-rune deltas, LongRate a second

@@ -34,6 +34,9 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 	case "edit":
 		s.toolUse("Read", map[string]any{"file_path": p.arg})
 		stop = "tool_use"
+	case "ask":
+		s.toolUse("AskUserQuestion", askInput())
+		stop = "tool_use"
 	case "slow":
 		s.thinking(agenttest.Halves(PlainThinking)...)
 		if !s.textBlock(agenttest.NumberedDeltas("slow", f.opts.SlowDeltas), f.opts.SlowInterval) {
@@ -78,8 +81,20 @@ func followupAnswer(p play) string {
 	switch {
 	case p.result.IsError:
 		return ToolErrorPrefix + " " + out
+	case p.tool.Name == "AskUserQuestion":
+		return AskAnswerPrefix + " " + out
 	case p.tool.Name == "Write" || p.tool.Name == "Edit":
 		return EditAnswerPrefix + " " + out
 	}
 	return CommandAnswerPrefix + "\n\n```\n" + out + "\n```\n"
+}
+
+// askInput is the AskUserQuestion input of "ask user".
+func askInput() map[string]any {
+	opts := []any{
+		map[string]any{"label": AskOptions[0], "description": "a server, for many writers"},
+		map[string]any{"label": AskOptions[1], "description": "a file, for one writer"},
+	}
+	return map[string]any{"questions": []any{map[string]any{
+		"question": AskQuestion, "header": AskHeader, "options": opts, "multiSelect": false}}}
 }

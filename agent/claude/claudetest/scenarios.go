@@ -17,6 +17,7 @@ var Scenarios = []Scenario{
 	{Name: "run", Keyword: "run:", Does: "text, then a Bash tool_use running the rest of the line (Claude Code asks can_use_tool unless it deems the command read-only); then the command's output (CommandAnswerPrefix)"},
 	{Name: "write", Keyword: "write:", Does: "a Write tool_use writing WriteContent to the path on the rest of the line (Claude Code asks can_use_tool); then EditAnswerPrefix"},
 	{Name: "edit", Keyword: "edit:", Does: "a Read tool_use of the path on the rest of the line, then an Edit replacing EditOld with EditNew in it (Claude Code asks can_use_tool); then EditAnswerPrefix"},
+	{Name: "ask", Keyword: "ask user", Does: "an AskUserQuestion tool_use asking AskQuestion with AskOptions, single choice (Claude Code asks can_use_tool); then AskAnswerPrefix and the tool_result Claude Code made of the answer"},
 	{Name: "slow", Keyword: "slow", Does: "thinking, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
 	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, LongRate a second (default as fast as possible), no thinking"},
 	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no thinking"},
@@ -39,6 +40,13 @@ const (
 	// ToolErrorPrefix starts the answer after a tool failed or was denied;
 	// the tool's result follows.
 	ToolErrorPrefix = "The tool failed:"
+	// AskQuestion and AskHeader are what "ask user" asks; AskOptions
+	// are its options' labels.
+	AskQuestion = "Which database should the service use?"
+	AskHeader   = "Database"
+	// AskAnswerPrefix starts the answer after AskUserQuestion ran; the
+	// tool_result's text follows.
+	AskAnswerPrefix = "The user chose:"
 	// WriteContent is what "write:" writes.
 	WriteContent = "alpha\nbeta\ngamma\n"
 	// EditOld is the text "edit:" replaces with EditNew.
@@ -51,6 +59,9 @@ const (
 	// BadRequestMessage is the message of the "model error" scenario.
 	BadRequestMessage = "fake model error"
 )
+
+// AskOptions are the labels of the options "ask user" offers.
+var AskOptions = []string{"Postgres", "SQLite"}
 
 // play is the fake's decision for one request.
 type play struct {
