@@ -222,37 +222,9 @@ func (w *chaosWorld) waitJetStream(t *testing.T) {
 	// three peers: a node just healed may not be current. A host started
 	// before then fails to create its stream ("no suitable peers for
 	// placement"), which is the cluster's state, not a finding.
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		err := placeProbeStream(w.urls)
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the cluster cannot place a 3-replica stream: %v", err)
-		}
-		time.Sleep(500 * time.Millisecond)
+	if err := natstest.WaitPlaceable(w.urls, 3, 90*time.Second); err != nil {
+		t.Fatal(err)
 	}
-}
-
-// placeProbeStream creates and deletes a 3-replica stream.
-func placeProbeStream(urls string) error {
-	nc, err := nats.Connect(urls)
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	name := fmt.Sprintf("probe%d", time.Now().UnixNano())
-	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{name + ".>"}, Replicas: 3}); err != nil {
-		return err
-	}
-	return js.DeleteStream(ctx, name)
 }
 
 func accountInfo(url string) error {

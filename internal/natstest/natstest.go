@@ -106,7 +106,8 @@ func start(dir string) (*Node, error) {
 
 // Cluster runs size JetStream servers routed to each other on loopback
 // ports, each with a directory of its own below dir, and waits until
-// JetStream has a meta leader. They are shut down when t ends.
+// JetStream has a meta leader and places a stream on every node. They are
+// shut down when t ends.
 func Cluster(t testing.TB, dir string, size int) []*Node {
 	t.Helper()
 	ports, err := freePorts(2 * size)
@@ -151,6 +152,9 @@ func Cluster(t testing.TB, dir string, size int) []*Node {
 			t.Fatal("natstest: the cluster elected no JetStream meta leader")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	if err := WaitPlaceable(URLs(nodes), size, 30*time.Second); err != nil {
+		t.Fatal(err)
 	}
 	return nodes
 }
