@@ -174,12 +174,20 @@ func (ts *turnState) replied(props json.RawMessage) {
 	}
 }
 
-// rejectUnasked declines a permission that arrives with no turn to ask it
-// in, rather than leave OpenCode waiting.
-func (ts *turnState) rejectUnasked(props json.RawMessage) {
-	var p permissionAsked
-	if json.Unmarshal(props, &p) == nil && p.ID != "" {
+// rejectUnasked declines a permission or a question that arrives with no
+// turn to ask it in, rather than leave OpenCode waiting.
+func (ts *turnState) rejectUnasked(typ string, props json.RawMessage) {
+	var p struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(props, &p) != nil || p.ID == "" {
+		return
+	}
+	switch typ {
+	case "permission.asked":
 		go ts.s.reply(p.ID, "reject")
+	case "question.asked":
+		go ts.s.rejectQuestion(p.ID)
 	}
 }
 
@@ -244,18 +252,4 @@ func wildcardMatch(pattern, s string) bool {
 	b.WriteString("$")
 	re, err := regexp.Compile(b.String())
 	return err == nil && re.MatchString(s)
-}
-
-// question declines a question OpenCode's question tool asks: Lookout
-// cannot put it to its users yet.
-func (ts *turnState) question(props json.RawMessage) {
-	var p struct {
-		ID string `json:"id"`
-	}
-	if json.Unmarshal(props, &p) != nil || p.ID == "" {
-		return
-	}
-	go ts.s.rejectQuestion(p.ID)
-	_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "unsupportedRequest",
-		Message: "OpenCode asked a question Lookout cannot put to you yet; it was declined"})
 }

@@ -154,6 +154,65 @@ func TestOpenCodeBridge(t *testing.T) {
 		agenttest.WantCompleted(t, next)
 	})
 
+	t.Run("QuestionAnsweredFromAnotherClient", func(t *testing.T) {
+		// OpenCode's question tool asks through question.asked; a second
+		// client answers, OpenCode gets the reply and the model the answer
+		// in the tool's result.
+		r := base.fork(t)
+		other, otherState := r.AnotherClient()
+		turn := r.Submit("ask user which database to use")
+		ev, _ := r.Until("the question", agenttest.IsQuestion)
+		q := r.State.Item(ev.Item.ID).QuestionOf()
+		if q.Text != opencodetest.AskQuestion || q.Header != opencodetest.AskHeader || q.Multiple || !q.FreeText ||
+			len(q.Options) != 2 || q.Options[1].Label != opencodetest.AskOptions[1] {
+			t.Fatalf("question = %+v", q)
+		}
+		before := len(r.fake.TurnRequests())
+		other.MustCall(t, "question/respond", map[string]any{"sessionId": r.SessionID, "questionId": ev.Item.ID,
+			"answer": map[string]any{"selected": []string{opencodetest.AskOptions[1]}}}, nil)
+		done, _ := r.Until("the turn's end", hosttest.TurnCompleted(turn))
+		agenttest.WantCompleted(t, done)
+		if got := r.State.Item(ev.Item.ID); got.Status != model.StatusAnswered {
+			t.Fatalf("the question is %s", got.Status)
+		}
+		if _, _, err := other.WaitEvent(otherState, hosttest.TurnCompleted(turn)); err != nil {
+			t.Fatal(err)
+		}
+		if got := otherState.Item(ev.Item.ID); got.Status != model.StatusAnswered {
+			t.Fatalf("the answering client's question is %s", got.Status)
+		}
+		reqs := r.fake.TurnRequests()[before:]
+		told := false
+		for _, req := range reqs {
+			for _, m := range req.Messages {
+				told = told || (m.Role == "tool" && strings.Contains(m.Text, opencodetest.AskOptions[1]))
+			}
+		}
+		if !told {
+			t.Fatalf("no model request after the answer carries it in a tool result (%d requests)", len(reqs))
+		}
+		if tool := r.One(model.KindToolCall, turn); tool.Status != model.StatusCompleted {
+			t.Errorf("the question tool call ended %s", tool.Status)
+		}
+		r.NoneOpen()
+	})
+
+	t.Run("InterruptWithdrawsTheQuestion", func(t *testing.T) {
+		r := base.fork(t)
+		turn := r.Submit("ask user which database to use")
+		ev, _ := r.Until("the question", agenttest.IsQuestion)
+		r.Interrupt(turn)
+		done, _ := r.Until("the turn's end", hosttest.TurnCompleted(turn))
+		if done.Status != model.StatusStopped {
+			t.Fatalf("turn ended %s", done.Status)
+		}
+		if got := r.State.Item(ev.Item.ID); got.Status != model.StatusCancelled {
+			t.Fatalf("question after the interrupt is %s", got.Status)
+		}
+		next, _ := r.Turn("say: still here")
+		agenttest.WantCompleted(t, next)
+	})
+
 	t.Run("ModelErrorFailsTheTurnReadably", func(t *testing.T) {
 		r := base.fork(t)
 		done, _ := r.Turn("model error please")

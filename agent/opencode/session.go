@@ -135,10 +135,7 @@ func (s *session) open(ctx context.Context, t *host.Turn, srv *server) error {
 		}
 	}
 	if info.ID == "" {
-		// Lookout cannot answer OpenCode's question tool yet: deny it, as
-		// `opencode run` does.
-		body := map[string]any{"permission": []any{map[string]any{"permission": "question", "action": "deny", "pattern": "*"}}}
-		if err := srv.c.do(ctx, "POST", "/session", dir, body, &info); err != nil {
+		if err := srv.c.do(ctx, "POST", "/session", dir, map[string]any{}, &info); err != nil {
 			return fmt.Errorf("create an OpenCode session in %s: %w", dir, err)
 		}
 		if info.ID == "" {
@@ -327,6 +324,13 @@ func (s *session) replyWith(permissionID, reply, message string) {
 	}
 	if err := s.post("/permission/"+permissionID+"/reply", body); err != nil {
 		s.a.log.Warn("opencode permission reply failed", "session", s.sess.ID(), "permission", permissionID, "err", err)
+	}
+}
+
+// replyQuestion answers a question OpenCode's question tool asks.
+func (s *session) replyQuestion(questionID string, answers [][]string) {
+	if err := s.post("/question/"+questionID+"/reply", map[string]any{"answers": answers}); err != nil {
+		s.a.log.Warn("opencode question reply failed", "session", s.sess.ID(), "question", questionID, "err", err)
 	}
 }
 

@@ -33,6 +33,7 @@ type turnState struct {
 	calls    map[string]*openItem    // tool items by callID
 	closed   map[string]bool         // parts whose item has ended
 	perms    map[string]*pendingPerm // open approvals by permission id
+	asks     map[string]*pendingPerm // open questions by question id
 	patched  []string                // files OpenCode's patch parts listed
 	shown    map[string]bool         // files a fileChange item showed
 	lastErr  *ocError                // the turn's last error
@@ -62,7 +63,7 @@ type pendingPerm struct {
 
 func newTurnState(s *session, srv *server, t *host.Turn, ctx context.Context) *turnState {
 	return &turnState{s: s, srv: srv, t: t, ctx: ctx, items: map[string]*openItem{}, calls: map[string]*openItem{},
-		closed: map[string]bool{}, perms: map[string]*pendingPerm{}, shown: map[string]bool{}, outcome: bridge.NewOutcome()}
+		closed: map[string]bool{}, perms: map[string]*pendingPerm{}, asks: map[string]*pendingPerm{}, shown: map[string]bool{}, outcome: bridge.NewOutcome()}
 }
 
 // finish reports the turn's outcome to runTurn, once.
@@ -78,6 +79,9 @@ func (ts *turnState) cancelApprovals() {
 	for _, p := range ts.perms {
 		p.cancel()
 	}
+	for _, q := range ts.asks {
+		q.cancel()
+	}
 }
 
 // ours reports whether a message belongs to the turn.
@@ -91,9 +95,7 @@ func (ts *turnState) handle(typ string, props json.RawMessage, fresh bool) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.outcome.Finished() {
-		if typ == "permission.asked" {
-			ts.rejectUnasked(props)
-		}
+		ts.rejectUnasked(typ, props)
 		return
 	}
 	var err error
@@ -117,7 +119,9 @@ func (ts *turnState) handle(typ string, props json.RawMessage, fresh bool) {
 	case "permission.replied":
 		ts.replied(props)
 	case "question.asked":
-		ts.question(props)
+		err = ts.askQuestionsLocked(props)
+	case "question.replied", "question.rejected":
+		ts.questionSettled(props)
 	}
 	if err != nil {
 		ts.malformedLocked(typ, err)

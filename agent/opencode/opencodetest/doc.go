@@ -36,6 +36,9 @@
 //	                 WriteContent
 //	edit:            an edit tool call replacing WriteLine by EditedLine in the
 //	                 named absolute path (one made by write:)
+//	ask user         a question tool call asking AskQuestion with AskOptions,
+//	                 single choice (OpenCode sends question.asked); after the
+//	                 answer, "followup" quotes the tool's result
 //	slow             an answer of SlowDeltas deltas "slow0 ", "slow1 ", ... one
 //	                 per SlowInterval, ending early when the request ends
 //	long             LongText in LongChunk-rune deltas, LongRate a second

@@ -195,6 +195,9 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 	case "edit":
 		finish = "tool_calls"
 		s.toolCall(f.id(req, "call"), "edit", map[string]any{"filePath": p.arg, "oldString": WriteLine, "newString": EditedLine})
+	case "ask":
+		finish = "tool_calls"
+		s.toolCall(f.id(req, "call"), "question", askInput())
 	case "slow":
 		for i := 0; i < f.opts.SlowDeltas; i++ {
 			if !s.chunk(map[string]any{"content": fmt.Sprintf("slow%d ", i)}, "", nil) || !s.Sleep(f.opts.SlowInterval) {
@@ -216,6 +219,15 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 	}
 	s.chunk(map[string]any{}, finish, f.usage())
 	s.done()
+}
+
+// askInput is the question tool's input of "ask user".
+func askInput() map[string]any {
+	opts := []any{
+		map[string]any{"label": AskOptions[0], "description": "a server, for many writers"},
+		map[string]any{"label": AskOptions[1], "description": "a file, for one writer"},
+	}
+	return map[string]any{"questions": []any{map[string]any{"question": AskQuestion, "header": AskHeader, "options": opts}}}
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -15,6 +15,7 @@ var Scenarios = []Scenario{
 	{Name: "run", Keyword: "run:", Does: "a bash tool call with the rest of the line as its command"},
 	{Name: "write", Keyword: "write:", Does: "a write tool call creating the named absolute path holding WriteContent"},
 	{Name: "edit", Keyword: "edit:", Does: "an edit tool call replacing WriteLine by EditedLine in the named absolute path"},
+	{Name: "ask", Keyword: "ask user", Does: "a question tool call asking AskQuestion with AskOptions, single choice, typed answers allowed (OpenCode sends question.asked); after the answer, the followup quoting the tool's result"},
 	{Name: "slow", Keyword: "slow", Does: "an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (abort, kill)"},
 	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, LongRate a second (default as fast as possible), no reasoning"},
 	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no reasoning"},
@@ -40,10 +41,16 @@ const (
 	WriteContent = WriteLine + "\nsecond line\n"
 	// EditedLine replaces WriteLine in edit:.
 	EditedLine = "hello again from the fake model"
+	// AskQuestion, AskHeader and AskOptions are the question of "ask user".
+	AskQuestion = "Which database should the service use?"
+	AskHeader   = "Database"
 	// ErrorMessage is the error message of the model error and retry
 	// scenarios' failing answers.
 	ErrorMessage = "fake upstream failure"
 )
+
+// AskOptions are the labels of the options of "ask user", in order.
+var AskOptions = []string{"Postgres", "SQLite"}
 
 // play is the fake's decision for one request.
 type play struct {
