@@ -7,23 +7,51 @@ import (
 	"testing"
 
 	"github.com/lookout-sh/lookout/agent/claude/claudetest"
+	"github.com/lookout-sh/lookout/agent/opencode/opencodetest"
 )
 
-// Claude Code asks a question (AskUserQuestion); a second client
-// attached at 80x24 answers it with its keys; the first client's card
-// shows it answered and the fake model receives the answer in its
-// tool_result.
-func TestClaudeQuestionAnsweredFromASecondClient(t *testing.T) {
+// questionAgent is an agent that asks the user a question, and what the
+// fake model makes it ask and answer.
+type questionAgent struct {
+	name              string
+	question, header  string
+	options           []string
+	answerFollows     string // on screen once the model has the answer
+	toolResultCarries func(picked string) string
+}
+
+var questionAgents = []questionAgent{
+	{name: "claude", question: claudetest.AskQuestion, header: claudetest.AskHeader, options: claudetest.AskOptions,
+		answerFollows: claudetest.AskAnswerPrefix,
+		toolResultCarries: func(picked string) string {
+			return `"` + claudetest.AskQuestion + `"="` + picked + `"`
+		}},
+	{name: "opencode", question: opencodetest.AskQuestion, header: opencodetest.AskHeader, options: opencodetest.AskOptions,
+		answerFollows:     opencodetest.FollowupPrefix,
+		toolResultCarries: func(picked string) string { return picked }},
+}
+
+// The agent asks a question (Claude Code's AskUserQuestion, OpenCode's
+// question tool); a second client attached at 80x24 answers it with its
+// keys; the first client's card shows it answered and the fake model
+// receives the answer in the tool's result.
+func TestQuestionAnsweredFromASecondClient(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	var claude pathAgent
+	for _, qa := range questionAgents {
+		t.Run(qa.name, func(t *testing.T) { testQuestionFromASecondClient(t, qa) })
+	}
+}
+
+func testQuestionFromASecondClient(t *testing.T, qa questionAgent) {
+	var agent pathAgent
 	for _, ag := range pathAgents {
-		if ag.name == "claude" {
-			claude = ag
+		if ag.name == qa.name {
+			agent = ag
 		}
 	}
-	a := startAgentTerm(t, claude)
+	a := startAgentTerm(t, agent)
 	second := startTermSized(t, "second", a.dir, a.env, fmt.Sprintf("%s attach --data %s --session %s --theme dark",
 		a.bin, shellQuote(a.data), shellQuote(a.st.session)), 80, 24)
 	second.waitFor("the second client, live", func(s string) bool {
@@ -34,20 +62,20 @@ func TestClaudeQuestionAnsweredFromASecondClient(t *testing.T) {
 	a.keys("Enter")
 	a.waitText("your own answer")
 	s := second.waitText("your own answer")
-	for _, want := range []string{"Database · " + claudetest.AskQuestion, "1. ( ) " + claudetest.AskOptions[0], "2. ( ) " + claudetest.AskOptions[1], "enter sends"} {
+	for _, want := range []string{qa.header + " · " + qa.question, "1. ( ) " + qa.options[0], "2. ( ) " + qa.options[1], "enter sends"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("the second client's card lacks %q:\n%s", want, s)
 		}
 	}
 	second.keys("2")
-	second.waitText("2. (•) " + claudetest.AskOptions[1])
+	second.waitText("2. (•) " + qa.options[1])
 	second.keys("Enter")
 
 	a.waitFor("the question answered on the first client", func(s string) bool {
-		return strings.Contains(s, "Question · Database · answered") && !strings.Contains(s, "your own answer") &&
-			strings.Contains(s, claudetest.AskAnswerPrefix)
+		return strings.Contains(s, "Question · "+qa.header+" · answered") && !strings.Contains(s, "your own answer") &&
+			strings.Contains(s, qa.answerFollows)
 	})
-	want := `"` + claudetest.AskQuestion + `"="` + claudetest.AskOptions[1] + `"`
+	want := qa.toolResultCarries(qa.options[1])
 	var got string
 	for _, c := range a.calls() {
 		if r := c.lastToolResult(); strings.Contains(r, want) {

@@ -61,6 +61,20 @@ func TestSessionListSaysWhatNeedsTheUser(t *testing.T) {
 	turnEnded(model.StatusCompleted)
 	check(c, "answered, the turn done", "", 0)
 
+	if _, _, err := c.Submit(sid, "cq", "question"); err != nil {
+		t.Fatal(err)
+	}
+	q, _, err := c.WaitEvent(st, func(ev *model.Event) bool {
+		return ev.Method == model.MethodItemStarted && ev.Item.Kind == model.KindQuestion
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(c, "a question waits", "question", 0)
+	c.MustCall(t, "question/respond", map[string]any{"sessionId": sid, "questionId": q.Item.ID, "answer": map[string]any{"selected": []string{"Unit"}}}, nil)
+	turnEnded(model.StatusCompleted)
+	check(c, "answered, the question's turn done", "", 0)
+
 	if _, _, err := c.Submit(sid, "c2", "fail turn"); err != nil {
 		t.Fatal(err)
 	}

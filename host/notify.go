@@ -21,7 +21,7 @@ import (
 type Notice struct {
 	SessionID string
 	Title     string // the session's title ("" when it has none)
-	Reason    string // "approval" or "failed"
+	Reason    string // "approval", "question" or "failed"
 	Text      string // what needs an answer: the command, the error
 	// Count is how many notices this one stands for: those held back
 	// since the last one of the session (notifyEvery) and itself.
@@ -33,12 +33,23 @@ type Notice struct {
 const notifyEvery = time.Minute
 
 // noticeFor reads the notice an event of a session makes, if any: an
-// approval that starts waiting (its summary from the fold), a turn that
-// failed. Pure; summary is the approval's summary as the fold holds it.
+// approval that starts waiting (its summary from the fold), a question the
+// agent asks, a turn that failed. Pure; summary is the approval's summary
+// as the fold holds it.
 func noticeFor(ev *model.Event, summary string) (Notice, bool) {
 	switch ev.Method {
 	case model.MethodApprovalRequested:
 		return Notice{Reason: needsApproval, Text: summary}, true
+	case model.MethodItemStarted:
+		if ev.Item == nil || ev.Item.Kind != model.KindQuestion || ev.Item.Status != model.StatusWaitingUser {
+			return Notice{}, false
+		}
+		q := ev.Item.QuestionOf()
+		text := q.Text
+		if q.Header != "" {
+			text = q.Header + ": " + text
+		}
+		return Notice{Reason: needsQuestion, Text: text}, true
 	case model.MethodTurnCompleted:
 		if ev.Status != model.StatusFailed {
 			return Notice{}, false
@@ -193,13 +204,15 @@ func (s *session) noticesLocked(batch []pendingEvent) []Notice {
 	}
 	var out []Notice
 	for _, p := range batch {
-		if p.ev == nil || (p.ev.Method != model.MethodApprovalRequested && p.ev.Method != model.MethodTurnCompleted) {
+		if p.ev == nil {
 			continue
 		}
 		summary := ""
-		for _, a := range s.state.Approvals() {
-			if a.ApprovalID == p.ev.ApprovalID {
-				summary = a.Summary
+		if p.ev.Method == model.MethodApprovalRequested {
+			for _, a := range s.state.Approvals() {
+				if a.ApprovalID == p.ev.ApprovalID {
+					summary = a.Summary
+				}
 			}
 		}
 		n, ok := noticeFor(p.ev, summary)

@@ -8,6 +8,17 @@ import (
 )
 
 func TestNoticeFor(t *testing.T) {
+	item := func(js string) *model.Item {
+		it, err := model.DecodeItem([]byte(js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it
+	}
+	asked := item(`{"itemId":"q","turnId":"t","revision":1,"position":1,"recordedAt":"2026-08-07T18:43:05Z","kind":"question","status":"waitingUser","header":"Database","text":"Which one?","options":[{"label":"A"}],"multiple":false,"freeText":false}`)
+	bare := item(`{"itemId":"q","turnId":"t","revision":1,"position":1,"recordedAt":"2026-08-07T18:43:05Z","kind":"question","status":"waitingUser","text":"Which one?","options":[],"multiple":false,"freeText":true}`)
+	answered := item(`{"itemId":"q","turnId":"t","revision":1,"position":1,"recordedAt":"2026-08-07T18:43:05Z","kind":"question","status":"answered","text":"Which one?","options":[],"multiple":false,"freeText":true}`)
+	msg := item(`{"itemId":"m","turnId":"t","revision":1,"position":1,"recordedAt":"2026-08-07T18:43:05Z","kind":"agentMessage","status":"inProgress","text":""}`)
 	tests := []struct {
 		name   string
 		ev     *model.Event
@@ -20,6 +31,10 @@ func TestNoticeFor(t *testing.T) {
 		{"a failed turn without a message", &model.Event{Method: model.MethodTurnCompleted, Status: model.StatusFailed}, true, needsFailed, "the turn failed"},
 		{"a completed turn", &model.Event{Method: model.MethodTurnCompleted, Status: model.StatusCompleted}, false, "", ""},
 		{"a stopped turn", &model.Event{Method: model.MethodTurnCompleted, Status: model.StatusStopped}, false, "", ""},
+		{"a question", &model.Event{Method: model.MethodItemStarted, Item: asked}, true, needsQuestion, "Database: Which one?"},
+		{"a question without a header", &model.Event{Method: model.MethodItemStarted, Item: bare}, true, needsQuestion, "Which one?"},
+		{"a question that does not wait", &model.Event{Method: model.MethodItemStarted, Item: answered}, false, "", ""},
+		{"another item", &model.Event{Method: model.MethodItemStarted, Item: msg}, false, "", ""},
 		{"anything else", &model.Event{Method: model.MethodItemStarted}, false, "", ""},
 	}
 	for _, tc := range tests {

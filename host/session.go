@@ -168,7 +168,8 @@ func (s *session) summaryLocked() map[string]any {
 	e := map[string]any{"sessionId": s.id, "title": title, "status": status, "updatedAt": updated,
 		"epoch": s.epoch, "head": model.FormatCursor(s.id, s.headLocked()), "queuedTurns": queued,
 		"pendingApprovals": approvals}
-	if n := sessionNeeds(approvals, status == "running" || queued > 0, s.state.LastTurn()); n != "" {
+	questions := len(model.WaitingQuestions(s.state.Items(), s.state.ActiveTurn()))
+	if n := sessionNeeds(approvals, questions, status == "running" || queued > 0, s.state.LastTurn()); n != "" {
 		e["needs"] = n
 	}
 	var cost float64

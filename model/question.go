@@ -217,3 +217,24 @@ func InQuestionOrder(q Question, a QuestionAnswer) QuestionAnswer {
 	}
 	return QuestionAnswer{Selected: sel, Text: a.Text}
 }
+
+// WaitingQuestions are the questions of the running turn that still wait
+// for their answer, oldest first. Questions wait only while their turn
+// runs, and a turn's items are the newest, so it looks back only over the
+// active turn's items.
+func WaitingQuestions(items []*Item, active *ActiveTurn) []*Item {
+	if active == nil {
+		return nil
+	}
+	start := len(items)
+	for start > 0 && items[start-1].TurnID == active.TurnID {
+		start--
+	}
+	var out []*Item
+	for _, it := range items[start:] {
+		if it.Kind == KindQuestion && it.IsOpen() && !it.TerminalUnknown {
+			out = append(out, it)
+		}
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -131,5 +132,44 @@ func TestQuestionFoldsUnderTheRevisionRules(t *testing.T) {
 	}
 	if got := re.Item("Q"); got == nil || got.IsOpen() {
 		t.Fatalf("from a snapshot the answered question is %+v, want final", got)
+	}
+}
+
+func TestWaitingQuestions(t *testing.T) {
+	item := func(id, turn, kind, status string) *Item {
+		fields := `"text":"x"`
+		if kind == KindQuestion {
+			fields = `"text":"Which?","options":[],"multiple":false,"freeText":true`
+		}
+		it, err := DecodeItem([]byte(`{"itemId":"` + id + `","turnId":"` + turn + `","revision":1,"position":1,"recordedAt":"2026-08-07T18:43:05Z","kind":"` + kind + `","status":"` + status + `",` + fields + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it
+	}
+	waiting := func(id, turn string) *Item { return item(id, turn, KindQuestion, StatusWaitingUser) }
+	running := &ActiveTurn{TurnID: "t2"}
+	tests := []struct {
+		name   string
+		items  []*Item
+		active *ActiveTurn
+		want   []string
+	}{
+		{"nothing runs", []*Item{waiting("q1", "t2")}, nil, nil},
+		{"the running turn's, oldest first", []*Item{waiting("q1", "t2"), item("m", "t2", KindAgentMessage, StatusInProgress), waiting("q2", "t2")}, running, []string{"q1", "q2"}},
+		{"answered and cancelled ones do not wait", []*Item{item("q1", "t2", KindQuestion, StatusAnswered), item("q2", "t2", KindQuestion, StatusCancelled), waiting("q3", "t2")}, running, []string{"q3"}},
+		{"an earlier turn's never waits", []*Item{waiting("q0", "t1"), item("m", "t2", KindAgentMessage, StatusInProgress)}, running, nil},
+		{"no items", nil, running, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, it := range WaitingQuestions(tc.items, tc.active) {
+				got = append(got, it.ID)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("WaitingQuestions = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

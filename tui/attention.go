@@ -10,10 +10,12 @@ import (
 
 // attention is what the session asked of its user that this client has
 // already tapped them on the shoulder for (or that was there when it
-// attached), so each approval, failure or long turn's end is told once.
+// attached), so each approval, question, failure or long turn's end is
+// told once.
 type attention struct {
 	primed    bool            // the first picture was taken in: what it held is not news
 	approvals map[string]bool // approval ids seen
+	questions map[string]bool // question item ids seen
 	lastTurn  string          // the last completed turn seen
 }
 
@@ -32,7 +34,7 @@ func (a *attention) observe(v *model.View, now time.Time) []tap {
 		return nil
 	}
 	if a.approvals == nil {
-		a.approvals = map[string]bool{}
+		a.approvals, a.questions = map[string]bool{}, map[string]bool{}
 	}
 	var taps []tap
 	for _, ap := range v.Approvals {
@@ -41,6 +43,13 @@ func (a *attention) observe(v *model.View, now time.Time) []tap {
 		}
 		a.approvals[ap.ApprovalID] = true
 		taps = append(taps, tap{"Approval needed", firstLine(ap.Summary)})
+	}
+	for _, q := range model.WaitingQuestions(v.Items, v.ActiveTurn) {
+		if a.questions[q.ID] {
+			continue
+		}
+		a.questions[q.ID] = true
+		taps = append(taps, tap{"Question", firstLine(q.QuestionOf().Text)})
 	}
 	if t := v.LastTurn; t != nil && t.TurnID != a.lastTurn {
 		a.lastTurn = t.TurnID

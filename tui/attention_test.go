@@ -12,6 +12,14 @@ import (
 func TestAttentionTellsEachThingOnce(t *testing.T) {
 	now := time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)
 	ap := func(id, summary string) model.Approval { return model.Approval{ApprovalID: id, Summary: summary} }
+	q := func(id, turn, status string) *model.Item {
+		it, err := model.DecodeItem([]byte(`{"itemId":"` + id + `","turnId":"` + turn + `","revision":1,"position":1,"recordedAt":"2026-08-07T18:43:05Z","kind":"question","status":"` + status + `","text":"Which db?\nmore","options":[],"multiple":false,"freeText":true}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it
+	}
+	running := &model.ActiveTurn{TurnID: "t5"}
 	var a attention
 	steps := []struct {
 		name string
@@ -30,6 +38,9 @@ func TestAttentionTellsEachThingOnce(t *testing.T) {
 		{"a long turn completed", &model.View{LastTurn: &model.TurnRecord{TurnID: "t3", Status: model.StatusCompleted,
 			StartedAt: now.Add(-3 * time.Minute).Format(time.RFC3339Nano)}}, []string{"Turn finished"}},
 		{"a stopped turn", &model.View{LastTurn: &model.TurnRecord{TurnID: "t4", Status: model.StatusStopped}}, nil},
+		{"a question waits", &model.View{ActiveTurn: running, Items: []*model.Item{q("q1", "t5", model.StatusWaitingUser)}}, []string{"Question"}},
+		{"the same question again", &model.View{ActiveTurn: running, Items: []*model.Item{q("q1", "t5", model.StatusWaitingUser)}}, nil},
+		{"an answered question is no news", &model.View{ActiveTurn: running, Items: []*model.Item{q("q1", "t5", model.StatusAnswered), q("q2", "t5", model.StatusAnswered)}}, nil},
 	}
 	for _, s := range steps {
 		taps := a.observe(s.v, now)

@@ -144,21 +144,13 @@ type answerDraft struct{ model.QuestionAnswer }
 func (d answerDraft) IsSome() bool { return len(d.Selected) > 0 || d.Text != "" }
 
 // waitingQuestion is the oldest question of the running turn that still
-// waits, or nil. Questions wait only while their turn runs, and a turn's
-// items are the newest, so it looks back only over the active turn's.
+// waits, or nil.
 func waitingQuestion(v *model.View) *model.Item {
-	if v == nil || v.ActiveTurn == nil {
+	if v == nil {
 		return nil
 	}
-	var found *model.Item
-	for i := len(v.Items) - 1; i >= 0; i-- {
-		it := v.Items[i]
-		if it.TurnID != v.ActiveTurn.TurnID {
-			break
-		}
-		if it.Kind == model.KindQuestion && it.IsOpen() && !it.TerminalUnknown {
-			found = it
-		}
+	if qs := model.WaitingQuestions(v.Items, v.ActiveTurn); len(qs) > 0 {
+		return qs[0]
 	}
-	return found
+	return nil
 }

@@ -19,6 +19,8 @@ func SessionState(s sync.SessionInfo) string {
 			return fmt.Sprintf("needs approval (%d)", s.PendingApprovals)
 		}
 		return "needs approval"
+	case "question":
+		return "needs an answer"
 	case "failed":
 		return "last turn failed"
 	}

@@ -17,7 +17,8 @@ func TestSessionState(t *testing.T) {
 		{sync.SessionInfo{Status: "running", Needs: "approval", PendingApprovals: 3}, "needs approval (3)"},
 		{sync.SessionInfo{Status: "running", Needs: "approval"}, "needs approval"},
 		{sync.SessionInfo{Status: "idle", Needs: "failed"}, "last turn failed"},
-		{sync.SessionInfo{Status: "idle", Needs: "question"}, "needs question"},
+		{sync.SessionInfo{Status: "running", Needs: "question"}, "needs an answer"},
+		{sync.SessionInfo{Status: "idle", Needs: "plan"}, "needs plan"},
 		{sync.SessionInfo{Status: "idle", Needs: "x\x1b[31mred"}, "needs xred"},
 		{sync.SessionInfo{Status: "id\x1b]0;t\x07le"}, "idle"},
 	}

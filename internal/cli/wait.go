@@ -18,23 +18,27 @@ import (
 // What `lookout wait --for` waits for.
 const (
 	waitApproval = "approval" // an approval waits for an answer
+	waitQuestion = "question" // the agent's question waits for an answer
 	waitIdle     = "idle"     // no turn runs or waits
 	waitFailed   = "failed"   // the last turn failed, and none ran since
 )
 
-var waitStates = []string{waitApproval, waitIdle, waitFailed}
+var waitStates = []string{waitApproval, waitQuestion, waitIdle, waitFailed}
 
 func newWaitCmd() *cobra.Command {
 	var f clientFlags
 	var state string
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "wait [URL] --for approval|idle|failed",
+		Use:   "wait [URL] --for approval|question|idle|failed",
 		Short: "Wait until a session needs its user, or is idle",
 		Long: `Wait until a session is in the state --for names, and exit 0:
 
   approval  an approval waits for an answer (its id and what it asks go to
             stdout: "APPROVAL-ID<tab>summary")
+  question  the agent's question waits for an answer (its id and text go
+            to stdout: "QUESTION-ID<tab>question"; answer it with
+            lookout answer)
   idle      no turn runs and none is queued
   failed    the session's last turn failed, and no turn ran since
 
@@ -98,6 +102,12 @@ func waitMet(state string, v *model.View) (string, bool) {
 		}
 		a := v.Approvals[0]
 		return termtext.Line(a.ApprovalID) + "\t" + termtext.VisibleLine(a.Summary), true
+	case waitQuestion:
+		qs := model.WaitingQuestions(v.Items, v.ActiveTurn)
+		if len(qs) == 0 {
+			return "", false
+		}
+		return termtext.Line(qs[0].ID) + "\t" + termtext.VisibleLine(qs[0].QuestionOf().Text), true
 	case waitIdle:
 		return "", v.ActiveTurn == nil && len(v.QueuedTurns) == 0
 	case waitFailed:

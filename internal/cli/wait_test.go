@@ -13,6 +13,13 @@ func TestWaitMet(t *testing.T) {
 	failed := &model.TurnRecord{TurnID: "t1", Started: true, Status: model.StatusFailed}
 	done := &model.TurnRecord{TurnID: "t1", Started: true, Status: model.StatusCompleted}
 	running := &model.ActiveTurn{TurnID: "t2"}
+	question := func(id, turn, status string) *model.Item {
+		it, err := model.DecodeItem([]byte(`{"itemId":"` + id + `","turnId":"` + turn + `","revision":1,"position":1,"recordedAt":"2026-08-07T18:43:05Z","kind":"question","status":"` + status + `","text":"Which \u001b[31mdb\u001b[0m?\nsecond line","options":[],"multiple":false,"freeText":true}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it
+	}
 	tests := []struct {
 		name, state string
 		v           *model.View
@@ -28,7 +35,11 @@ func TestWaitMet(t *testing.T) {
 		{"the last turn failed", waitFailed, &model.View{LastTurn: failed}, true, ""},
 		{"a failure, then a turn runs", waitFailed, &model.View{LastTurn: failed, ActiveTurn: running}, false, ""},
 		{"the last turn completed", waitFailed, &model.View{LastTurn: done}, false, ""},
-		{"an unknown state", "question", &model.View{}, false, ""},
+		{"no question", waitQuestion, &model.View{ActiveTurn: running}, false, ""},
+		{"a question waits, its text one visible line", waitQuestion, &model.View{ActiveTurn: running, Items: []*model.Item{question("q1", "t2", model.StatusWaitingUser)}}, true, "q1\tWhich "},
+		{"the oldest waiting question", waitQuestion, &model.View{ActiveTurn: running, Items: []*model.Item{question("q0", "t2", model.StatusAnswered), question("q1", "t2", model.StatusWaitingUser), question("q2", "t2", model.StatusWaitingUser)}}, true, "q1\t"},
+		{"a question of an earlier turn does not wait", waitQuestion, &model.View{ActiveTurn: running, Items: []*model.Item{question("q1", "t1", model.StatusWaitingUser)}}, false, ""},
+		{"an unknown state", "questions", &model.View{}, false, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
