@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lookout-sh/lookout/agent/claude/claudetest"
+	"github.com/lookout-sh/lookout/agent/codex/codextest"
 	"github.com/lookout-sh/lookout/agent/opencode/opencodetest"
 )
 
@@ -26,13 +27,18 @@ var questionAgents = []questionAgent{
 		toolResultCarries: func(picked string) string {
 			return `"` + claudetest.AskQuestion + `"="` + picked + `"`
 		}},
+	{name: "codex", question: codextest.AskQuestion, header: codextest.AskHeader, options: codextest.AskOptions,
+		answerFollows: codextest.AskAnswerPrefix,
+		toolResultCarries: func(picked string) string {
+			return `"` + codextest.AskQuestionID + `":{"answers":["` + picked + `"]}`
+		}},
 	{name: "opencode", question: opencodetest.AskQuestion, header: opencodetest.AskHeader, options: opencodetest.AskOptions,
 		answerFollows:     opencodetest.FollowupPrefix,
 		toolResultCarries: func(picked string) string { return picked }},
 }
 
-// The agent asks a question (Claude Code's AskUserQuestion, OpenCode's
-// question tool); a second client attached at 80x24 answers it with its
+// The agent asks a question (Claude Code's AskUserQuestion, Codex's
+// request_user_input, OpenCode's question tool); a second client attached at 80x24 answers it with its
 // keys; the first client's card shows it answered and the fake model
 // receives the answer in the tool's result.
 func TestQuestionAnsweredFromASecondClient(t *testing.T) {

@@ -31,8 +31,9 @@ func TestMain(m *testing.M) {
 
 // scriptedAppServer answers initialize and thread/start, and plays one
 // turn full of bad output: a line that is not JSON, an unknown
-// notification, a delta for an item never started, and a question
-// (item/tool/requestUserInput) whose answer decides the rest of the text.
+// notification, a delta for an item never started, a request Lookout does
+// not know whose answer decides the rest of the text, and a question
+// asking for a secret.
 func scriptedAppServer(in io.Reader, out io.Writer) {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -60,7 +61,8 @@ func scriptedAppServer(in io.Reader, out io.Writer) {
 			send(`{"method":"item/started","params":{"item":{"type":"agentMessage","id":"m1","text":""}}}`)
 			send(`{"method":"item/agentMessage/delta","params":{"itemId":"m1","delta":"hello"}}`)
 			send(`{"method":"item/agentMessage/delta","params":{"itemId":"nope","delta":"lost"}}`)
-			send(`{"id":77,"method":"item/tool/requestUserInput","params":{"questions":[]}}`)
+			send(`{"id":78,"method":"item/tool/requestUserInput","params":{"itemId":"c1","questions":[{"id":"k","header":"Key","question":"Your API key?","isOther":true,"isSecret":true}]}}`)
+			send(`{"id":77,"method":"item/tool/someFutureRequest","params":{}}`)
 		case "":
 			if id == "77" {
 				rest := " WRONG"
@@ -95,7 +97,8 @@ func TestMalformedOutputIsAWarningNotAWedge(t *testing.T) {
 	}
 	joined := strings.Join(codes, "\n")
 	for _, want := range []string{"malformedAgentOutput: Codex sent output Lookout could not read", "this is not json",
-		"which Codex never started", "unsupportedRequest: Codex asked something Lookout cannot answer yet (item/tool/requestUserInput)"} {
+		"which Codex never started", "unsupportedRequest: Codex asked something Lookout cannot answer yet (item/tool/someFutureRequest)",
+		"badQuestion: Codex asked questions Lookout could not put to you (question 1: it asks for a secret"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("warnings lack %q:\n%s", want, joined)
 		}

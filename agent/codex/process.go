@@ -15,6 +15,11 @@ type process struct {
 	conn *rpcConn
 }
 
+// appServerArgs run Codex's app-server with its request_user_input tool
+// usable in every collaboration mode, not only Plan mode: Lookout puts the
+// questions to its users (questions.go).
+var appServerArgs = []string{"-c", "features.default_mode_request_user_input=true", "app-server"}
+
 // startupTimeout bounds starting the app-server and its initialize answer.
 const startupTimeout = 30 * time.Second
 
@@ -22,7 +27,7 @@ const startupTimeout = 30 * time.Second
 // handshake. The child gets its own process group and, where the system
 // has one, a parent-death signal, so it never outlives the host.
 func startProcess(ctx context.Context, opts Options, dir string) (*process, error) {
-	cp, err := child.Start(child.Command{Bin: opts.Bin, Args: []string{"app-server"}, Dir: dir, Env: childEnv(opts)})
+	cp, err := child.Start(child.Command{Bin: opts.Bin, Args: appServerArgs, Dir: dir, Env: childEnv(opts)})
 	if err != nil {
 		return nil, fmt.Errorf("start %s app-server: %w", opts.Bin, err)
 	}

@@ -53,3 +53,12 @@ func (r *rig) lastTurnPrompts() []string {
 	}
 	return nil
 }
+
+// fork returns a rig on the same host and fake model with a session and
+// client of its own (its own app-server), for subtest t.
+func (r *rig) fork(t *testing.T) *rig {
+	t.Helper()
+	f := *r
+	f.Rig = r.Fork(t)
+	return &f
+}

@@ -114,6 +114,8 @@ func (ts *turnState) handle(m *message) {
 		ts.completed(m.Params)
 	case "item/commandExecution/requestApproval", "item/fileChange/requestApproval":
 		err = ts.askLocked(m)
+	case "item/tool/requestUserInput":
+		err = ts.askUserInputLocked(m)
 	case "serverRequest/resolved":
 		var p struct {
 			RequestID json.RawMessage `json:"requestId"`

@@ -42,6 +42,9 @@
 //	patch:           apply_patch adding the named file holding PatchLine
 //	                 (a fileChange item; asks approval under read-only)
 //	patch            as patch: with DefaultPatchFile
+//	ask user         a request_user_input call asking AskQuestion (id
+//	                 AskQuestionID) with AskOptions; after the answer,
+//	                 AskAnswerPrefix and the tool's output
 //	slow             reasoning, then deltas "slow0 ", "slow1 ", ... every
 //	                 SlowInterval (SlowDeltas of them), until the request ends
 //	long             LongText in LongChunk-rune deltas, LongRate a second

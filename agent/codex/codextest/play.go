@@ -59,6 +59,9 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
 		}
 		s.reasoning("I will edit ", "the file with apply_patch.")
 		s.functionCall("exec_command", map[string]any{"cmd": "apply_patch <<'EOF'\n" + patchText(p.name == "patch update", file) + "EOF\n"})
+	case "ask":
+		s.reasoning("I will ask ", "the user.")
+		s.functionCall("request_user_input", askInput())
 	case "slow":
 		s.reasoning(agenttest.Halves("Streaming slowly.")...)
 		s.message(agenttest.NumberedDeltas("slow", f.opts.SlowDeltas), f.opts.SlowInterval)
@@ -81,6 +84,15 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
 	s.completed(*f.opts.Usage)
 }
 
+// askInput is the request_user_input arguments of "ask user".
+func askInput() map[string]any {
+	opts := []any{
+		map[string]any{"label": AskOptions[0], "description": "a server, for many writers"},
+		map[string]any{"label": AskOptions[1], "description": "a file, for one writer"},
+	}
+	return map[string]any{"questions": []any{map[string]any{"id": AskQuestionID, "header": AskHeader, "question": AskQuestion, "options": opts}}}
+}
+
 // patchText is an apply_patch document adding file (holding PatchLine) or
 // updating that line.
 func patchText(update bool, file string) string {
@@ -96,6 +108,9 @@ func followupAnswer(req Request) string {
 	last, _ := toolOutput(req)
 	prefix := CommandAnswerPrefix
 	for _, it := range req.Input {
+		if it.Type == "function_call" && it.CallID == last.CallID && it.Name == "request_user_input" {
+			return AskAnswerPrefix + "\n\n```\n" + strings.TrimRight(last.Output, "\n") + "\n```\n"
+		}
 		if it.Type == "function_call" && it.CallID == last.CallID {
 			var a struct {
 				Cmd string `json:"cmd"`

@@ -23,6 +23,7 @@ var Scenarios = []Scenario{
 	{Name: "patch update", Keyword: "patch update:", Does: "exec_command running apply_patch that replaces the line PatchLine of the named file (made by patch:) with PatchUpdatedLine"},
 	{Name: "patch", Keyword: "patch:", Does: "exec_command running apply_patch that adds the named file holding PatchLine (Codex shows a fileChange item; read-only sandbox asks item/fileChange/requestApproval)"},
 	{Name: "patch file", Keyword: "patch", Does: "as patch: with the file " + DefaultPatchFile},
+	{Name: "ask", Keyword: "ask user", Does: "a request_user_input call asking AskQuestion (id AskQuestionID) with AskOptions (Codex asks item/tool/requestUserInput); after the answer, AskAnswerPrefix and the tool's output"},
 	{Name: "slow", Keyword: "slow", Does: "reasoning, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
 	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, LongRate a second (default as fast as possible), no reasoning"},
 	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no reasoning"},
@@ -55,6 +56,14 @@ const (
 	PatchLine = "hello from the fake model"
 	// PatchUpdatedLine replaces PatchLine in "patch update:".
 	PatchUpdatedLine = "hello again from the fake model"
+	// AskQuestionID, AskQuestion and AskHeader are the question of "ask
+	// user".
+	AskQuestionID = "database"
+	AskQuestion   = "Which database should the service use?"
+	AskHeader     = "Database"
+	// AskAnswerPrefix starts the answer after request_user_input returned;
+	// its output follows in a fenced block.
+	AskAnswerPrefix = "The user answered:"
 	// SideAnswer answers requests that are not a turn's model call
 	// (compaction summaries and any other side request).
 	SideAnswer = "Summary: the user tested the fake model and got deterministic answers."
@@ -103,3 +112,6 @@ func toolOutput(r Request) (InputItem, bool) {
 	}
 	return InputItem{}, false
 }
+
+// AskOptions are the labels of the options of "ask user", in order.
+var AskOptions = []string{"Postgres", "SQLite"}
