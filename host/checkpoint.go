@@ -53,7 +53,7 @@ func (s *session) persistIndex() error {
 	if !ok {
 		return nil // an id the format cannot hold: the next load reads the journal
 	}
-	if err := s.h.j.setMeta(indexKey(s.id), text); err != nil {
+	if err := s.h.setMeta(indexKey(s.id), text); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -215,7 +215,7 @@ func decodeIndex(text string) (*persistedIndex, error) {
 // used: written for this session's epoch, at a head the journal still
 // reaches (last is the journal's last seq).
 func (s *session) persistedIndexFor(last int64) *persistedIndex {
-	text, err := s.h.j.meta(indexKey(s.id))
+	text, err := s.h.meta(indexKey(s.id))
 	if err != nil || text == "" {
 		return nil
 	}

@@ -12,7 +12,7 @@ import (
 // that every other host lists the fleet from the directory without
 // folding a session it does not serve. It looks once a second and writes
 // only the entries whose fields changed: a fleet at rest writes nothing.
-func (h *Host) publishDirectory(f *fleetJournal) {
+func (h *Host) publishDirectory(f *fleetMembership) {
 	defer f.done.Done()
 	published := map[string]directoryFields{}
 	versions := map[string]directoryVersion{}

@@ -26,7 +26,7 @@ func (s *session) touch() { s.usedAt.Store(time.Now().UnixNano()) }
 
 // evictReplicas looks for idle replicas a few times per idle period
 // until the fleet member closes.
-func (h *Host) evictReplicas(f *fleetJournal) {
+func (h *Host) evictReplicas(f *fleetMembership) {
 	defer f.done.Done()
 	idle := h.replicaIdle()
 	t := time.NewTicker(max(idle/4, 10*time.Millisecond))

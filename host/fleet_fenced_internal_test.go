@@ -51,7 +51,7 @@ func TestFencedSessionNeverRetriesItsBatch(t *testing.T) {
 	})
 
 	// This host claims the session again, as a takeover would.
-	if err := a.j.(*fleetJournal).js.claim(s.id); err != nil {
+	if err := a.fl.js.claim(s.id); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(500 * time.Millisecond) // five retry periods of the old loop

@@ -42,7 +42,7 @@ type fleetListState struct {
 // after the listing was idle for a while. A cursor of a listing dropped
 // since still works when its session is in the directory (the order is
 // then the directory's again); else start is -1.
-func (h *Host) fleetListing(f *fleetJournal, after string, limit int) (l listing, start int, err error) {
+func (h *Host) fleetListing(f *fleetMembership, after string, limit int) (l listing, start int, err error) {
 	st := &h.fleetList
 	st.mu.Lock()
 	defer st.mu.Unlock()

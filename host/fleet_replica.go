@@ -17,11 +17,8 @@ import (
 // replica's durable cursor. A replica never emits: the requests that
 // would make it emit are forwarded to the writer (fleet_forward.go).
 
-// fleet is the host's fleet journal, nil when the host is no fleet host.
-func (h *Host) fleet() *fleetJournal {
-	f, _ := h.j.(*fleetJournal)
-	return f
-}
+// fleet is the host's part in a fleet, nil when the host is no fleet host.
+func (h *Host) fleet() *fleetMembership { return h.fl }
 
 // relayedEvent is one event of a relayed batch.
 type relayedEvent struct {

@@ -37,6 +37,9 @@ type Host struct {
 	log   *slog.Logger
 	agent Agent
 	j     journal
+	// fl is the host's part in a fleet (Options.FleetHostID), beside its
+	// store; nil for a host of its own.
+	fl    *fleetMembership
 	token string
 	// proofKey answers hostproof challenges: the token, or with NoAuth
 	// the token file a previous run left ("" if none).
@@ -120,7 +123,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		return nil, err
 	}
 	if err := h.loadSessions(); err != nil {
-		h.j.close()
+		h.closeStore()
 		h.release()
 		return nil, err
 	}
@@ -211,11 +214,11 @@ func (h *Host) openStore() error {
 			return err
 		}
 		h.release = rel
-		j, err := h.openDurableJournal()
+		j, fl, err := h.openDurableJournal()
 		if err != nil {
 			return err
 		}
-		h.j = j
+		h.j, h.fl = j, fl
 	}
 	if h.opts.wrapJournal != nil {
 		h.j = h.opts.wrapJournal(h.j)
@@ -226,7 +229,7 @@ func (h *Host) openStore() error {
 	}
 	tok, err := loadOrCreateToken(h.dataDir)
 	if err != nil {
-		h.j.close()
+		h.closeStore()
 		return err
 	}
 	h.token, h.proofKey = tok, tok

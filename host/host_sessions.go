@@ -85,8 +85,19 @@ func (h *Host) createSession(title string) (*session, error) {
 	epoch := make([]byte, 8)
 	rand.Read(epoch)
 	rec := sessionRecord{ID: newID(), Epoch: hex.EncodeToString(epoch), CreatedAt: nowRFC3339()}
+	if h.fl != nil {
+		// The lease first: the store creates only what this host writes.
+		if err := h.fl.take(rec.ID); err != nil {
+			return nil, err
+		}
+	}
 	if err := h.j.createSession(rec); err != nil {
 		return nil, err
+	}
+	if h.fl != nil {
+		if err := h.fl.created(rec); err != nil {
+			return nil, err
+		}
 	}
 	s := newSession(h, rec)
 	values := map[string]any{}

@@ -38,8 +38,9 @@ type sessionRecord struct {
 }
 
 // journal is the host's store: a plain store that knows nothing of
-// sessions' turns, fleets or clients (the host drives it; fleet membership
-// wraps it in journal_fleet.go). It is the sum of the roles below. Appends
+// sessions' turns, fleets or clients (the host drives it; a fleet host's
+// membership works beside it, fleet_membership.go, as nats-server's
+// cluster code drives stores that know nothing of it). It is the sum of the roles below. Appends
 // for one session are serialised by the caller (the session lock); reads
 // may run concurrently with appends and see every append that returned
 // before they started.

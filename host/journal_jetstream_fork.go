@@ -49,5 +49,3 @@ func (j *jsJournal) forks(sid string) string {
 
 // forkReporter is a journal that can report forks (JetStream's).
 type forkReporter interface{ forks(sid string) string }
-
-func (f *fleetJournal) forks(sid string) string { return f.js.forks(sid) }

@@ -11,20 +11,23 @@ import (
 
 // openDurableJournal opens the journal a durable host's options select:
 // JetStream when Options.Journal names NATS servers, else SQLite in the
-// data directory.
-func (h *Host) openDurableJournal() (journal, error) {
+// data directory; and, for a fleet host (Options.FleetHostID), joins the
+// fleet beside it.
+func (h *Host) openDurableJournal() (journal, *fleetMembership, error) {
 	if h.opts.FleetHostID != "" && h.opts.Journal == "" {
-		return nil, errFleetNeedsJournal
+		return nil, nil, errFleetNeedsJournal
 	}
 	if journalForTests != nil && h.opts.Journal == "" {
-		return journalForTests(h.dataDir)
+		j, err := journalForTests(h.dataDir)
+		return j, nil, err
 	}
 	if h.opts.Journal == "" {
-		return openSQLiteJournal(JournalPath(h.dataDir), h.opts.SyncFull)
+		j, err := openSQLiteJournal(JournalPath(h.dataDir), h.opts.SyncFull)
+		return j, nil, err
 	}
 	secure, err := natsSecurity(h.opts.Journal, h.opts.NATSInsecurePlaintext)
 	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
 	j, err := openJetStreamJournal(jetStreamConfig{
 		URLs:      h.opts.Journal,
@@ -35,7 +38,7 @@ func (h *Host) openDurableJournal() (journal, error) {
 		HostID:    h.opts.FleetHostID,
 	})
 	if err != nil || h.opts.FleetHostID == "" {
-		return j, err
+		return j, nil, err
 	}
 	ttl := cmp.Or(h.opts.FleetLeaseTTL, fleet.DefaultLeaseTTL)
 	m, err := fleet.Join(context.Background(), fleet.Config{
@@ -44,11 +47,11 @@ func (h *Host) openDurableJournal() (journal, error) {
 	})
 	if err != nil {
 		j.close()
-		return nil, err
+		return nil, nil, err
 	}
-	f := newFleetJournal(j, m, ttl)
+	f := newFleetMembership(j, m, ttl)
 	f.claimedGate = h.opts.claimedGate
-	return f, nil
+	return j, f, nil
 }
 
 // errFleetNeedsJournal: a fleet shares a JetStream journal.

@@ -40,11 +40,11 @@ type sessionStub struct {
 // removes it from the journal. A missing or unreadable summary is nil:
 // every session is then loaded at start.
 func (h *Host) readShutdownSummary() (*shutdownSummary, error) {
-	raw, err := h.j.meta(cleanShutdownKey)
+	raw, err := h.meta(cleanShutdownKey)
 	if err != nil || raw == "" {
 		return nil, err
 	}
-	if err := h.j.setMeta(cleanShutdownKey, ""); err != nil {
+	if err := h.setMeta(cleanShutdownKey, ""); err != nil {
 		return nil, err
 	}
 	var sum shutdownSummary
@@ -75,7 +75,7 @@ func (s *session) recordQuiet() {
 	}
 	b, err := json.Marshal(st)
 	if err == nil {
-		err = s.h.j.setMeta(quietKey(s.id), string(b))
+		err = s.h.setMeta(quietKey(s.id), string(b))
 	}
 	if err != nil {
 		s.h.log.Warn("could not record a quiet session", "session", s.id, "err", err)
@@ -85,7 +85,7 @@ func (s *session) recordQuiet() {
 // quietStubFor reads the stub recordQuiet left for a session; ok is false
 // when there is none or it is unreadable.
 func (h *Host) quietStubFor(id string) (sessionStub, bool) {
-	raw, err := h.j.meta(quietKey(id))
+	raw, err := h.meta(quietKey(id))
 	if err != nil || raw == "" {
 		return sessionStub{}, false
 	}
@@ -128,7 +128,7 @@ func (h *Host) writeShutdownSummary() error {
 	if err != nil {
 		return err
 	}
-	return h.j.setMeta(cleanShutdownKey, string(b))
+	return h.setMeta(cleanShutdownKey, string(b))
 }
 
 // quietStub returns the session's stub when nothing in it is running,

@@ -18,6 +18,9 @@ import (
 // not changed since (see recordQuiet).
 func (h *Host) loadSessions() error {
 	recs, err := h.j.sessions()
+	if err == nil && h.fl != nil {
+		recs, err = h.fl.mine(recs)
+	}
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
@@ -178,7 +181,7 @@ func (s *session) recoverLocked() error {
 // setupDemo creates the demo session on first start (when asked and the
 // journal holds no session yet), or finds the one created earlier.
 func (h *Host) setupDemo() error {
-	id, err := h.j.meta("demoSession")
+	id, err := h.meta("demoSession")
 	if err != nil {
 		return err
 	}
@@ -193,7 +196,7 @@ func (h *Host) setupDemo() error {
 	if err != nil {
 		return err
 	}
-	if err := h.j.setMeta("demoSession", s.id); err != nil {
+	if err := h.setMeta("demoSession", s.id); err != nil {
 		return err
 	}
 	h.demoSID = s.id

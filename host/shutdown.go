@@ -19,7 +19,7 @@ func (h *Host) shutdownStore() {
 	}
 	h.flushAll()
 	h.flushes.Wait()
-	h.j.close()
+	h.closeStore()
 	h.release()
 }
 
@@ -74,7 +74,7 @@ func (h *Host) Close() error {
 				h.log.Warn("could not record the clean shutdown; the next start loads every session", "err", err)
 			}
 		}
-		h.closeErr = h.j.close()
+		h.closeErr = h.closeStore()
 		if h.dataDir != "" && !h.opts.Ephemeral {
 			os.Remove(AddressPath(h.dataDir))
 		}

@@ -40,7 +40,7 @@ func fleetHostTTL(t *testing.T, url, id string, ttl time.Duration) *Host {
 // die makes h dead to its fleet, as kill -9 would: it stops its
 // heartbeat and its journal connection drops, without releasing anything.
 func die(h *Host) {
-	f := h.j.(*fleetJournal)
+	f := h.fl
 	close(f.stop)
 	f.cancel()
 	f.done.Wait()
@@ -49,7 +49,7 @@ func die(h *Host) {
 	clear(f.leases)
 	f.mu.Unlock()
 	f.m.Close()
-	f.journal.(*jsJournal).nc.Close()
+	f.js.nc.Close()
 }
 
 // hostDeathTurns counts the turn/completed events of a session that end a

@@ -10,15 +10,17 @@ import (
 	"github.com/lookout-sh/lookout/fleet"
 )
 
-// fleetJournal is a JetStream journal shared by a fleet of hosts: the host
-// loads only the sessions whose writer lease it can take (a session another
-// live host writes is skipped; one whose writer died is taken over and
-// recovered as after a restart, exactly once), takes the lease of each
-// session it creates and claims its journal (fencing every earlier
-// writer), keeps itself live with one heartbeat per TTL third, and lists
-// its sessions in the fleet directory. Meta values are this host's own.
-type fleetJournal struct {
-	journal
+// fleetMembership is a host's part in a fleet of hosts sharing one
+// JetStream journal. The host drives it beside its store, which knows
+// nothing of fleets: the host loads only the sessions whose writer lease
+// it can take (mine: a session another live host writes is skipped; one
+// whose writer died is taken over and recovered as after a restart,
+// exactly once), takes the lease of each session it creates and claims its
+// journal (fencing every earlier writer) before the store creates it,
+// keeps itself live with one heartbeat per TTL third, and lists its
+// sessions in the fleet directory. Meta keys are this host's own
+// (metaKey).
+type fleetMembership struct {
 	js  *jsJournal
 	m   *fleet.Member
 	ttl time.Duration
@@ -53,8 +55,8 @@ type fleetJournal struct {
 	done   sync.WaitGroup
 }
 
-func newFleetJournal(j *jsJournal, m *fleet.Member, ttl time.Duration) *fleetJournal {
-	f := &fleetJournal{journal: j, js: j, m: m, ttl: ttl, leases: map[string]*fleet.Lease{},
+func newFleetMembership(j *jsJournal, m *fleet.Member, ttl time.Duration) *fleetMembership {
+	f := &fleetMembership{js: j, m: m, ttl: ttl, leases: map[string]*fleet.Lease{},
 		free: make(chan string, 1024), freeSet: map[string]bool{}, stop: make(chan struct{})}
 	f.ctx, f.cancel = context.WithCancel(context.Background())
 	f.done.Add(1)
@@ -62,11 +64,9 @@ func newFleetJournal(j *jsJournal, m *fleet.Member, ttl time.Duration) *fleetJou
 	return f
 }
 
-func (f *fleetJournal) sessions() ([]sessionRecord, error) {
-	recs, err := f.journal.sessions()
-	if err != nil {
-		return nil, err
-	}
+// mine keeps, of the journal's sessions, those whose writer lease this
+// host takes now, with their lease.
+func (f *fleetMembership) mine(recs []sessionRecord) ([]sessionRecord, error) {
 	var mine []sessionRecord
 	for _, rec := range recs {
 		err := f.take(rec.ID)
@@ -84,20 +84,15 @@ func (f *fleetJournal) sessions() ([]sessionRecord, error) {
 	return mine, nil
 }
 
-func (f *fleetJournal) createSession(rec sessionRecord) error {
-	if err := f.take(rec.ID); err != nil {
-		return err
-	}
-	if err := f.journal.createSession(rec); err != nil {
-		return err
-	}
-	// Listed by every host from now on (publishDirectory adds the rest).
+// created lists a session this host took and its store created: every
+// host lists it from now on (publishDirectory adds the rest).
+func (f *fleetMembership) created(rec sessionRecord) error {
 	return f.m.Publish(f.ctx, rec.ID, "idle", fleet.Summary{Epoch: rec.Epoch, CreatedAt: rec.CreatedAt, LastActivity: rec.CreatedAt})
 }
 
 // take acquires sid's lease, claims its journal (from here on, no earlier
 // writer's append is accepted) and registers the session as this host's.
-func (f *fleetJournal) take(sid string) error {
+func (f *fleetMembership) take(sid string) error {
 	f.lapseMu.RLock()
 	defer f.lapseMu.RUnlock()
 	if f.needRejoin.Load() || f.pastDeadline() {
@@ -123,7 +118,7 @@ func (f *fleetJournal) take(sid string) error {
 }
 
 // holds reports whether this host holds sid's lease.
-func (f *fleetJournal) holds(sid string) bool {
+func (f *fleetMembership) holds(sid string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.leases[sid] != nil
@@ -132,7 +127,7 @@ func (f *fleetJournal) holds(sid string) bool {
 // dropLease drops sid's lease, if held, without releasing it (another
 // host holds it now, or this host's liveness lapsed), and fences the
 // journal's log of it.
-func (f *fleetJournal) dropLease(sid string) bool {
+func (f *fleetMembership) dropLease(sid string) bool {
 	f.js.fence(sid)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -144,7 +139,7 @@ func (f *fleetJournal) dropLease(sid string) bool {
 // start begins following the fleet once the host runs: sessions whose
 // writer died are adopted, and sessions taken from this host are stepped
 // down from.
-func (f *fleetJournal) start(adopt func(sessionRecord) error, lost func(string, error)) error {
+func (f *fleetMembership) start(adopt func(sessionRecord) error, lost func(string, error)) error {
 	f.mu.Lock()
 	f.adopt, f.lost = adopt, lost
 	f.mu.Unlock()
@@ -166,7 +161,7 @@ func (f *fleetJournal) start(adopt func(sessionRecord) error, lost func(string, 
 
 // queueFree queues sid for adoption, once; a full queue drops it (the
 // watch's next sweep reports it again).
-func (f *fleetJournal) queueFree(sid string) {
+func (f *fleetMembership) queueFree(sid string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.freeSet[sid] || f.leases[sid] != nil {
@@ -180,7 +175,7 @@ func (f *fleetJournal) queueFree(sid string) {
 }
 
 // adoptQueued takes over the sessions queued free, one at a time.
-func (f *fleetJournal) adoptQueued() {
+func (f *fleetMembership) adoptQueued() {
 	defer f.done.Done()
 	for {
 		select {
@@ -197,7 +192,7 @@ func (f *fleetJournal) adoptQueued() {
 
 // adoptOne takes sid's lease and hands the session to adopt; a session
 // adopt fails is released for another host.
-func (f *fleetJournal) adoptOne(sid string) {
+func (f *fleetMembership) adoptOne(sid string) {
 	if f.holds(sid) || f.take(sid) != nil {
 		return
 	}
@@ -239,7 +234,7 @@ func (f *fleetJournal) adoptOne(sid string) {
 // NATS), lapses every lease at once: the host steps down from each
 // session before another host can take it over, then rejoins under a new
 // incarnation and may adopt its sessions again like any host.
-func (f *fleetJournal) beat() {
+func (f *fleetMembership) beat() {
 	defer f.done.Done()
 	t := time.NewTicker(f.ttl / 3)
 	defer t.Stop()
@@ -268,13 +263,13 @@ func (f *fleetJournal) beat() {
 // pastDeadline reports whether this host can no longer be sure it is
 // live: no heartbeat succeeded for 4/5 of the TTL (it was paused,
 // overloaded, or cut off from NATS).
-func (f *fleetJournal) pastDeadline() bool { return time.Now().After(f.m.Deadline()) }
+func (f *fleetMembership) pastDeadline() bool { return time.Now().After(f.m.Deadline()) }
 
 // ensureLive lapses this host at once when it is past its deadline, so
 // that a request arriving right after a pause (SIGSTOP) is never served
 // by a writer that may have been replaced meanwhile; the beat would see
 // it only at its next tick.
-func (f *fleetJournal) ensureLive() {
+func (f *fleetMembership) ensureLive() {
 	if !f.needRejoin.Load() && f.pastDeadline() {
 		f.lapse(errLivenessDeadline)
 	}
@@ -292,7 +287,7 @@ func cmpErr(err, otherwise error) error {
 // lapse steps down from every session this host writes, and makes the
 // next beat rejoin under a new incarnation (the old one's leases name
 // sessions this host no longer writes: every host may take them).
-func (f *fleetJournal) lapse(why error) {
+func (f *fleetMembership) lapse(why error) {
 	f.lapseMu.Lock()
 	defer f.lapseMu.Unlock()
 	f.needRejoin.Store(true)
@@ -312,19 +307,14 @@ func (f *fleetJournal) lapse(why error) {
 	}
 }
 
-func (f *fleetJournal) shutdownWithin(d time.Duration) { f.js.shutdownWithin(d) }
-
-func (f *fleetJournal) setMeta(k, v string) error {
-	return f.journal.setMeta("host:"+f.m.HostID()+":"+k, v)
-}
-
-func (f *fleetJournal) meta(k string) (string, error) {
-	return f.journal.meta("host:" + f.m.HostID() + ":" + k)
-}
+// metaKey is this host's own name for the meta value k: the journal's
+// meta values are shared by the fleet.
+func (f *fleetMembership) metaKey(k string) string { return "host:" + f.m.HostID() + ":" + k }
 
 // close releases the leases (a graceful shutdown: another host may take
-// the sessions at once), leaves the fleet and closes the journal.
-func (f *fleetJournal) close() error {
+// the sessions at once) and leaves the fleet. The host closes its store
+// after it.
+func (f *fleetMembership) close() error {
 	close(f.stop)
 	f.cancel()
 	f.done.Wait()
@@ -338,6 +328,6 @@ func (f *fleetJournal) close() error {
 			errs = append(errs, err)
 		}
 	}
-	errs = append(errs, f.m.Close(), f.journal.close())
+	errs = append(errs, f.m.Close())
 	return errors.Join(errs...)
 }
