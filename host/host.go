@@ -123,7 +123,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		return nil, err
 	}
 	if err := h.loadSessions(); err != nil {
-		h.closeStore()
+		_ = h.closeStore() // the start's own error is the one to report
 		h.release()
 		return nil, err
 	}
@@ -229,7 +229,7 @@ func (h *Host) openStore() error {
 	}
 	tok, err := loadOrCreateToken(h.dataDir)
 	if err != nil {
-		h.closeStore()
+		_ = h.closeStore() // the start's own error is the one to report
 		return err
 	}
 	h.token, h.proofKey = tok, tok

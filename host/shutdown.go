@@ -19,7 +19,7 @@ func (h *Host) shutdownStore() {
 	}
 	h.flushAll()
 	h.flushes.Wait()
-	h.closeStore()
+	_ = h.closeStore() // Start reports its own error
 	h.release()
 }
 
