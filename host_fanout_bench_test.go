@@ -5,13 +5,13 @@ package main
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/internal/benchtext"
 	"github.com/lookout-sh/lookout/internal/servetest"
 	"github.com/lookout-sh/lookout/model"
 	lsync "github.com/lookout-sh/lookout/sync"
@@ -37,7 +37,7 @@ import (
 //
 //	go test -run '^$' -bench HostFanoutLongmd -benchtime 1x .
 func BenchmarkHostFanoutLongmd(b *testing.B) {
-	file := fanoutAnswer(b)
+	file := benchtext.File(b)
 	data, err := os.ReadFile(file)
 	if err != nil {
 		b.Fatal(err)
@@ -173,19 +173,3 @@ func ownCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// fanoutAnswer finds the benchmark answer, or skips.
-func fanoutAnswer(b *testing.B) string {
-	if f := os.Getenv("LOOKOUT_BENCH_FILE"); f != "" {
-		return f
-	}
-	wd, _ := os.Getwd()
-	for d := wd; d != filepath.Dir(d); d = filepath.Dir(d) {
-		if f := filepath.Join(d, "..", "shared", "bench", "longmd.md"); fileExists(f) {
-			return f
-		}
-	}
-	b.Skip("no ../shared/bench/longmd.md beside the repository (set LOOKOUT_BENCH_FILE)")
-	return ""
-}
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

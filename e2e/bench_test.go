@@ -6,13 +6,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/internal/benchtext"
 )
 
 // The end-to-end rendering benchmark (docs/performance.md). It runs only
@@ -51,7 +52,7 @@ func TestStreamBench(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	file := benchFile(t)
+	file := benchtext.File(t)
 	runs := 3
 	if n, err := strconv.Atoi(os.Getenv("LOOKOUT_BENCH_RUNS")); err == nil && n > 0 {
 		runs = n
@@ -104,23 +105,6 @@ func TestStreamBench(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// benchFile finds the benchmark answer.
-func benchFile(t *testing.T) string {
-	if f := os.Getenv("LOOKOUT_BENCH_FILE"); f != "" {
-		return f
-	}
-	wd, _ := os.Getwd()
-	for d := wd; d != filepath.Dir(d); d = filepath.Dir(d) {
-		for _, p := range []string{filepath.Join(d, "shared", "bench", "longmd.md"), filepath.Join(d, "..", "shared", "bench", "longmd.md")} {
-			if fileExists(p) {
-				return p
-			}
-		}
-	}
-	t.Skip("shared/bench/longmd.md not found beside the repository (set LOOKOUT_BENCH_FILE)")
-	return ""
 }
 
 // medianOf formats the median of f over rs, with the min and max of

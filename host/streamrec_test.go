@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/internal/benchtext"
+
 	"github.com/lookout-sh/lookout/model"
 )
 
@@ -168,7 +170,7 @@ func TestStreamedAnswerCommitsAFewTimes(t *testing.T) {
 //
 //	go test ./host -run '^$' -bench StreamedAnswerJournal -benchtime 1x
 func BenchmarkStreamedAnswerJournal(b *testing.B) {
-	text := benchLongmd(b)
+	text := benchtext.Longmd(b)
 	for _, mode := range []struct {
 		name string
 		rate float64
@@ -184,18 +186,6 @@ func BenchmarkStreamedAnswerJournal(b *testing.B) {
 			}
 		})
 	}
-}
-
-// benchLongmd is shared/bench/longmd.md, found beside the repository.
-func benchLongmd(tb testing.TB) string {
-	wd, _ := os.Getwd()
-	for d := wd; d != filepath.Dir(d); d = filepath.Dir(d) {
-		if b, err := os.ReadFile(filepath.Join(d, "shared", "bench", "longmd.md")); err == nil {
-			return string(b)
-		}
-	}
-	tb.Skip("shared/bench/longmd.md not found beside the repository")
-	return ""
 }
 
 // procWritten is the bytes this process passed to write calls.

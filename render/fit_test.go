@@ -1,11 +1,11 @@
 package render
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lookout-sh/lookout/internal/benchtext"
 
 	"pgregory.net/rapid"
 
@@ -107,7 +107,7 @@ func TestFitMatchesWrappedLongmd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
 	}
-	text := benchAnswer(t)
+	text := benchtext.Longmd(t)
 	r := New(themes.Dark())
 	for i, sec := range strings.Split(text, "\n## ") {
 		for _, width := range []int{40, 116} {
@@ -167,26 +167,6 @@ func TestMayFit(t *testing.T) {
 			}
 		})
 	}
-}
-
-// benchAnswer is shared/bench/longmd.md beside the repository, or skips.
-func benchAnswer(t testing.TB) string {
-	answer := findBenchAnswer()
-	if answer == "" {
-		t.Skip("shared/bench/longmd.md not found beside the repository")
-	}
-	return answer
-}
-
-// findBenchAnswer is shared/bench/longmd.md beside the repository, or "".
-func findBenchAnswer() string {
-	wd, _ := os.Getwd()
-	for d := wd; d != filepath.Dir(d); d = filepath.Dir(d) {
-		if b, err := os.ReadFile(filepath.Join(d, "shared", "bench", "longmd.md")); err == nil {
-			return string(b)
-		}
-	}
-	return ""
 }
 
 // TestParagraphMatchesWrapped: one paragraph that needs wrapping, made of

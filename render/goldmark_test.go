@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lookout-sh/lookout/internal/benchtext"
+
 	"charm.land/glamour/v2"
 
 	"github.com/lookout-sh/lookout/themes"
@@ -23,7 +25,7 @@ const everyBlock = "# Title\n\n## Section {#id}\n\nA paragraph with **strong**, 
 // reused across all of them.
 func TestMDRendererIsGlamours(t *testing.T) {
 	sources := []string{everyBlock, "", "plain", strings.Repeat("long paragraph words ", 400)}
-	if answer := findBenchAnswer(); answer != "" {
+	if answer := benchtext.Find(); answer != "" {
 		sections := strings.Split(answer, "\n## ")
 		step := 1
 		if raceEnabled {

@@ -1,13 +1,13 @@
 package tui
 
 import (
-	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/internal/benchtext"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -17,20 +17,6 @@ import (
 // 120x40 model, with a frame every perFrame deltas, then completed. The
 // end-to-end run measures the whole process in tmux; these measure the
 // model's share (decode, fold, layout, render) without a terminal.
-
-// longmd returns the benchmark answer, skipping when it is not beside the
-// repository (../shared/bench/longmd.md).
-func longmd(tb testing.TB) string {
-	wd, _ := os.Getwd()
-	for d := wd; d != filepath.Dir(d); d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", "bench", "longmd.md")
-		if b, err := os.ReadFile(p); err == nil {
-			return string(b)
-		}
-	}
-	tb.Skip("shared/bench/longmd.md not found beside the repository")
-	return ""
-}
 
 // streamModel is a 120x40 model on a session holding a prompt and an open,
 // empty agent message "live".
@@ -112,7 +98,7 @@ func streamOnce(b *testing.B, text string, perFrame int, sampleHeap bool) stream
 // wait behind), the completion frame (the lag after the last delta) and,
 // for burst, the peak heap in use.
 func BenchmarkLongmdStream(b *testing.B) {
-	text := longmd(b)
+	text := benchtext.Longmd(b)
 	for _, c := range []struct {
 		name     string
 		perFrame int
@@ -143,7 +129,7 @@ func BenchmarkLongmdStream(b *testing.B) {
 // pending), half the answer is on screen. One op is the key's Update and
 // View.
 func BenchmarkKeyDuringStream(b *testing.B) {
-	text := longmd(b)
+	text := benchtext.Longmd(b)
 	f, m := streamModel(b)
 	half := len(text) / 2
 	for i := 0; i < half; i += 320 {
@@ -171,7 +157,7 @@ func BenchmarkKeyDuringStream(b *testing.B) {
 // screen a fresh model lays out from the completed message in one shot
 // (the bench's end marker is on it).
 func TestLongmdStreamEqualsOneShot(t *testing.T) {
-	text := longmd(t)
+	text := benchtext.Longmd(t)
 	f, m := streamModel(t)
 	for i := 0; i < len(text); i += 3200 {
 		foldDeltas(t, f, text[i:min(i+3200, len(text))])

@@ -3,12 +3,13 @@ package codex_test
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lookout-sh/lookout/internal/benchtext"
 
 	"github.com/lookout-sh/lookout/agent/codex/codextest"
 	"github.com/lookout-sh/lookout/host/hosttest"
@@ -21,7 +22,7 @@ import (
 // client, and reports the CPU seconds of this process (host and client)
 // and of the app-server per answer.
 func BenchmarkLongAnswerThroughCodex(b *testing.B) {
-	text := benchText(b)
+	text := benchtext.Longmd(b)
 	r := newRigTB(b, rigOptions{fake: codextest.FakeOptions{LongText: text, LongChunk: 10}})
 	var hostCPU, codexCPU, wall time.Duration
 	for i := 0; i < b.N; i++ {
@@ -49,20 +50,6 @@ func BenchmarkLongAnswerThroughCodex(b *testing.B) {
 	b.ReportMetric(hostCPU.Seconds()/float64(b.N), "host-cpu-s/answer")
 	b.ReportMetric(codexCPU.Seconds()/float64(b.N), "codex-cpu-s/answer")
 	b.ReportMetric(wall.Seconds()/float64(b.N), "wall-s/answer")
-}
-
-func benchText(b *testing.B) string {
-	dir, _ := os.Getwd()
-	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
-		if data, err := os.ReadFile(filepath.Join(d, "shared", "bench", "longmd.md")); err == nil {
-			return string(data)
-		}
-		if data, err := os.ReadFile(filepath.Join(filepath.Dir(d), "shared", "bench", "longmd.md")); err == nil {
-			return string(data)
-		}
-	}
-	b.Skip("shared/bench/longmd.md not found beside the repository")
-	return ""
 }
 
 // selfCPU is this process's user+system CPU time.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	gosync "sync"
@@ -15,6 +14,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/lookout-sh/lookout/internal/benchtext"
 
 	"github.com/lookout-sh/lookout/internal/servetest"
 )
@@ -33,7 +34,7 @@ import (
 //
 //	go test ./internal/cli -run '^$' -bench AttachMemory -benchtime 3x
 func BenchmarkAttachMemory(b *testing.B) {
-	file := benchAnswer(b)
+	file := benchtext.File(b)
 	bin := buildLookout(b)
 	for _, mode := range []struct{ name, rate string }{{"burst", "0"}, {"paced", "2000"}} {
 		b.Run(mode.name, func(b *testing.B) {
@@ -149,22 +150,6 @@ func procCPUTime(pid int) time.Duration {
 	ut, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(ut+st) * time.Second / 100 // USER_HZ
-}
-
-// benchAnswer finds the benchmark answer, or skips.
-func benchAnswer(b *testing.B) string {
-	if f := os.Getenv("LOOKOUT_BENCH_FILE"); f != "" {
-		return f
-	}
-	wd, _ := os.Getwd()
-	for d := wd; d != filepath.Dir(d); d = filepath.Dir(d) {
-		f := filepath.Join(d, "..", "shared", "bench", "longmd.md")
-		if _, err := os.Stat(f); err == nil {
-			return f
-		}
-	}
-	b.Skip("no ../shared/bench/longmd.md beside the repository (set LOOKOUT_BENCH_FILE)")
-	return ""
 }
 
 // buildLookout builds the lookout binary as users build it.
