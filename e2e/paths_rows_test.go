@@ -23,6 +23,7 @@ type pathRow struct {
 var pathRows = []pathRow{
 	{name: "send", agents: pathAllAgents, run: rowSend},
 	{name: "queue while a turn runs", agents: pathAllAgents, run: rowQueue},
+	{name: "steer into the running turn (alt+t)", agents: pathAllAgents, run: rowSteer},
 	{name: "unqueue", agents: pathAllAgents, run: rowUnqueue},
 	{name: "interrupt with esc", agents: pathAllAgents, run: rowInterrupt},
 	{name: "ctrl+c interrupts then clears the draft", agents: pathAllAgents, run: rowCtrlC},

@@ -212,6 +212,7 @@ type journalItem struct {
 	Error    string `json:"error"`
 	Output   string `json:"output"`
 	TurnID   string `json:"turnId"`
+	Steered  bool   `json:"steered"`
 	Input    struct {
 		Command any `json:"command"`
 	} `json:"input"`

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/internal/benchtext"
+
 	"github.com/lookout-sh/lookout/agent/agenttest"
 )
 
@@ -58,7 +60,7 @@ func TestAgentStackBench(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	data, err := os.ReadFile(benchFile(t))
+	data, err := os.ReadFile(benchtext.File(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ var DemoScenarios = [][2]string{
 	{"unknown kind", `an item of kind "diffPreview" no client knows, with extra fields`},
 	{"welcome", "the demo session's welcome: what Lookout shows and what to try"},
 	{"fail turn", "a partial answer, an error item, then turn/completed failed (error modelError)"},
-	{"slow", "the answer starts, then the turn keeps running until interrupted (turn/interrupt)"},
+	{"slow", "the answer starts, then the turn keeps running until interrupted (turn/interrupt); text steered into it (turn/steer) gets a reply of its own"},
 	{"long", "a long answer: 2,000 lines streamed in chunks"},
 }
 
@@ -407,6 +407,9 @@ func demoFailTurn(ctx context.Context, t *Turn) error {
 }
 
 func demoSlow(ctx context.Context, t *Turn) error {
+	steers := make(chan string, 4)
+	demoSteers.Store(t.SessionID(), steers)
+	defer demoSteers.Delete(t.SessionID())
 	id, err := t.StartItem(model.KindAgentMessage, model.StatusInProgress, map[string]any{"text": ""})
 	if err != nil {
 		return err
@@ -419,10 +422,18 @@ func demoSlow(ctx context.Context, t *Turn) error {
 	}
 	tm := time.NewTimer(10 * time.Minute)
 	defer tm.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-tm.C:
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tm.C:
+			break wait
+		case text := <-steers:
+			if _, err := t.RecordItem(model.KindAgentMessage, model.StatusCompleted, map[string]any{"text": demoSteerReply(text)}); err != nil {
+				return err
+			}
+		}
 	}
 	if err := t.Delta(id, "text", "Done."); err != nil {
 		return err

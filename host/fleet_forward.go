@@ -20,7 +20,7 @@ import (
 var forwardedMethods = map[string]bool{
 	"turn/submit": true, "command/replay": true, "turn/unqueue": true,
 	"turn/interrupt": true, "approval/respond": true,
-	"question/respond": true,
+	"question/respond": true, "turn/steer": true,
 }
 
 // forwardTimeout bounds a forwarded request, its retries included.

@@ -31,6 +31,7 @@ var requestHandlers = map[string]requestHandler{
 	"turn/interrupt":      forwardable(paramsHandler((*conn).interrupt)),
 	"approval/respond":    forwardable(paramsHandler((*conn).respond)),
 	"question/respond":    forwardable(paramsHandler((*conn).answerQuestion)),
+	"turn/steer":          forwardable(paramsHandler((*conn).steer)),
 }
 
 // paramsHandler adapts a handler that needs only the request's params.

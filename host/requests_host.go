@@ -49,6 +49,7 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 			"sessionFocus":   true,
 			"agentCommands":  true,
 			"questions":      true,
+			"steer":          steers(c.h.agent),
 		},
 	}, nil
 }

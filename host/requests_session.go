@@ -140,6 +140,29 @@ func (c *conn) decodeCommandRef(params json.RawMessage) (*session, string, *rpcE
 	return s, cid, nil
 }
 
+func (c *conn) steer(params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		sessionParams
+		CommandID *string `json:"commandId"`
+		Text      *string `json:"text"`
+	}
+	s, e := c.decodeSession(params, &p, &p.sessionParams)
+	if e != nil {
+		return nil, e
+	}
+	if p.CommandID == nil || *p.CommandID == "" || len(*p.CommandID) > 256 {
+		return nil, errInvalidParams("invalid params: commandId must be a non-empty string of at most 256 bytes")
+	}
+	if p.Text == nil {
+		return nil, errInvalidParams("invalid params: text is required")
+	}
+	res, e := s.steer(*p.CommandID, *p.Text)
+	if e != nil {
+		return nil, e
+	}
+	return res, flushed(s)
+}
+
 func (c *conn) interrupt(params json.RawMessage) (any, *rpcError) {
 	var p struct {
 		sessionParams

@@ -73,6 +73,8 @@ type session struct {
 	// questions wait for their answers (question.go); questionEnds
 	// remember how every question ended, for idempotent answers.
 	questions    map[string]*questionWait
+	steering     map[string]*steerWait  // steers in flight, by commandId
+	steered      map[string]steerResult // steers made by this process, by commandId
 	questionEnds map[string]questionEnd
 
 	// A replica is a session another fleet host writes, served here from
@@ -106,7 +108,7 @@ func newSession(h *Host, rec sessionRecord) *session {
 		subs: map[*conn]struct{}{}, fullSeq: map[string]int64{}, lastDelta: map[string]int64{},
 		open: map[string]struct{}{}, turnEnds: map[string]turnEnd{}, commands: map[string]*command{}, byTurn: map[string]*command{},
 		rejected: newRejectionMemory(MaxRejections), approvals: map[string]*approvalWait{}, resolved: map[string]model.Decision{},
-		questions: map[string]*questionWait{}, questionEnds: map[string]questionEnd{},
+		questions: map[string]*questionWait{}, steering: map[string]*steerWait{}, steered: map[string]steerResult{}, questionEnds: map[string]questionEnd{},
 	}
 	s.loaded.Store(true)
 	return s

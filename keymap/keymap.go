@@ -52,6 +52,7 @@ type GlobalKeys struct {
 type ComposerKeys struct {
 	Send        key.Binding // enter: sends the prompt
 	Newline     key.Binding // ctrl+j, alt+enter: inserts a newline
+	Steer       key.Binding // alt+t: sends the prompt into the running turn (where the agent takes it)
 	HistoryPrev key.Binding // up (empty composer): the previous prompt sent
 	HistoryNext key.Binding // down (while browsing history): the next prompt sent
 	Top         key.Binding // home (empty composer): the session's first item (fetched at once when not loaded)
@@ -154,6 +155,7 @@ func Default() KeyMap {
 		Composer: ComposerKeys{
 			Send:        b(k("enter"), "enter", "send"),
 			Newline:     b(k("ctrl+j", "alt+enter", "shift+enter"), "ctrl+j/alt+enter", "newline"),
+			Steer:       b(k("alt+t"), "alt+t", "send into the running turn (steer)"),
 			HistoryPrev: b(k("up"), "up", "previous prompt (empty composer)"),
 			HistoryNext: b(k("down"), "down", "next prompt (in history)"),
 			Top:         b(k("home"), "home", "session start (empty composer)"),
@@ -223,7 +225,7 @@ func (g GlobalKeys) Bindings() []key.Binding {
 
 // Bindings returns the scope's bindings in help order.
 func (c ComposerKeys) Bindings() []key.Binding {
-	return []key.Binding{c.Send, c.Newline, c.HistoryPrev, c.HistoryNext, c.Top, c.Bottom}
+	return []key.Binding{c.Send, c.Steer, c.Newline, c.HistoryPrev, c.HistoryNext, c.Top, c.Bottom}
 }
 
 // Bindings returns the scope's bindings in help order.

@@ -108,6 +108,13 @@ func (it *Item) ExitCode() (int64, bool) { return it.Int("exitCode") }
 // CommandID is a userMessage's commandId.
 func (it *Item) CommandID() string { return it.String("commandId") }
 
+// Steered reports whether a userMessage was sent into its running turn
+// (turn/steer) rather than submitted as the turn's prompt.
+func (it *Item) Steered() bool {
+	b, _ := it.boolField("steered")
+	return b
+}
+
 // EndedBy is "hostDeath" for an item its host's death terminated.
 func (it *Item) EndedBy() string { return it.String("endedBy") }
 

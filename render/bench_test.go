@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lookout-sh/lookout/internal/benchtext"
+
 	"github.com/lookout-sh/lookout/model"
 	"github.com/lookout-sh/lookout/themes"
 )
@@ -213,7 +215,7 @@ func BenchmarkStreamingCodeDelta(b *testing.B) {
 // (shared/bench/longmd.md) whole, not from the item cache: a long message
 // scrolled back to, or one that finished before it was seen streaming.
 func BenchmarkLongmdCold(b *testing.B) {
-	benchCold(b, benchAnswer(b), 120)
+	benchCold(b, benchtext.Longmd(b), 120)
 }
 
 // BenchmarkBareCodeBlockCold renders a message holding a code block

@@ -78,6 +78,9 @@ func writeItemMarkdown(w io.Writer, it *model.Item) {
 	}
 	switch it.Kind {
 	case model.KindUserMessage:
+		if it.Steered() {
+			status = " (into the running turn)" + status
+		}
 		fmt.Fprintf(w, "## User%s\n\n%s\n", status, termtext.Text(plainText(it)))
 		return // plainText carries the notes
 	case model.KindAgentMessage:

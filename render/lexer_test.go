@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lookout-sh/lookout/internal/benchtext"
+
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/dlclark/regexp2"
@@ -81,7 +83,7 @@ func TestFastLexerMatchesChroma(t *testing.T) {
 		})
 	}
 	t.Run("longmd", func(t *testing.T) {
-		for _, p := range splitFences(benchAnswer(t)) {
+		for _, p := range splitFences(benchtext.Longmd(t)) {
 			if !p.code {
 				continue
 			}

@@ -11,7 +11,12 @@ import (
 func (r *Renderer) userMessage(it *model.Item, cw int) []string {
 	t := r.theme
 	bar := t.UserLabel.Render("┃")
-	lines := r.prompt(bar, t.UserLabel.Render("You"), t.UserText, it.Text(), cw)
+	label := t.UserLabel.Render("You")
+	if it.Steered() {
+		// Sent into the running turn (turn/steer), not as its prompt.
+		label += t.Muted.Render(" · into the running turn")
+	}
+	lines := r.prompt(bar, label, t.UserText, it.Text(), cw)
 	if cw < 4 {
 		return append(lines, r.annotationLines(it, "", cw)...)
 	}

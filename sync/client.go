@@ -111,6 +111,9 @@ type Picture struct {
 	// AgentCommands is true once the host said, in initialize's features,
 	// that turn/submit runs agent commands (SubmitCommand).
 	AgentCommands bool
+	// Steer is true once the host said, in initialize's features, that
+	// its agent takes input into a running turn (Client.Steer).
+	Steer bool
 	// HistoryLoading is true while a `before` page is in flight.
 	HistoryLoading bool
 	// Start is the session's first items while a hole separates them from

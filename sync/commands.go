@@ -131,6 +131,7 @@ func (l *loopState) retryDue() {
 func (l *loopState) reconcile() {
 	l.reconcileAnswers()
 	l.reconcileQuestionAnswers()
+	l.reconcileSteers()
 	for _, p := range l.st.Pending() {
 		if p.Acked {
 			l.sendReplay(p.CommandID)

@@ -17,6 +17,9 @@ type initAnswer struct {
 	sessionFocus bool
 	// agentCommands: the host runs agent commands (features.agentCommands).
 	agentCommands bool
+	// steer: the host and its agent take input into a running turn
+	// (features.steer).
+	steer bool
 }
 
 // decideInitialize reads an initialize answer: what the client keeps of
@@ -33,6 +36,7 @@ func decideInitialize(res json.RawMessage, rerr *model.RPCError) (initAnswer, st
 		Features        struct {
 			SessionFocus  bool `json:"sessionFocus"`
 			AgentCommands bool `json:"agentCommands"`
+			Steer         bool `json:"steer"`
 		} `json:"features"`
 	}
 	if err := json.Unmarshal(res, &r); err != nil {
@@ -42,5 +46,5 @@ func decideInitialize(res json.RawMessage, rerr *model.RPCError) (initAnswer, st
 		return initAnswer{}, "the host speaks protocol version " + strconv.Itoa(r.ProtocolVersion) +
 			", this client speaks " + strconv.Itoa(protocolVersion)
 	}
-	return initAnswer{durability: r.Durability, sessionFocus: r.Features.SessionFocus, agentCommands: r.Features.AgentCommands}, ""
+	return initAnswer{durability: r.Durability, sessionFocus: r.Features.SessionFocus, agentCommands: r.Features.AgentCommands, steer: r.Features.Steer}, ""
 }

@@ -108,6 +108,7 @@ func (l *loopState) onInitialized(res json.RawMessage, rerr *model.RPCError) {
 	l.durability = ans.durability
 	l.link.sessionFocus = ans.sessionFocus
 	l.agentCommands = ans.agentCommands
+	l.steer = ans.steer
 	l.link.phase = linkSubscribing
 	l.everConn = true
 	if l.sessionID == "" {

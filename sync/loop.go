@@ -63,10 +63,12 @@ type loopState struct {
 	authority     bool   // st's cursor and epoch may be used to resume
 	gen           uint64 // replacement generation: bumped on every state replacement
 	durability    string
-	agentCommands bool       // initialize's features.agentCommands
-	looking       bool       // the user looks at the session (SetLooking), told to the host
-	painted       bool       // the View shows the replica cache's range only
-	listBudget    listBudget // what the session/list in flight has read
+	agentCommands bool                   // initialize's features.agentCommands
+	steer         bool                   // initialize's features.steer
+	steers        map[string]*steerState // turn/steer not yet answered, by commandId
+	looking       bool                   // the user looks at the session (SetLooking), told to the host
+	painted       bool                   // the View shows the replica cache's range only
+	listBudget    listBudget             // what the session/list in flight has read
 
 	ctx       context.Context
 	link      *link
@@ -130,6 +132,7 @@ func newLoopState(c *Client) *loopState {
 		agentCmds:       map[string]string{},
 		answers:         map[string]*answerState{},
 		questionAnswers: map[string]*questionAnswerState{},
+		steers:          map[string]*steerState{},
 		returnedBase:    1,
 		deadAfter:       deadAfter,
 		clock:           realClock{now: c.opts.Now},

@@ -81,6 +81,7 @@ func (l *loopState) publish() {
 		ErrorCount:     l.errorCount,
 		Durability:     l.durability,
 		AgentCommands:  l.agentCommands,
+		Steer:          l.steer,
 		HistoryLoading: l.older != nil,
 		SessionID:      l.sessionID,
 		CachePainted:   l.painted,

@@ -163,6 +163,11 @@ func (f *fakeSource) SubmitCommand(text, name string) string {
 	return cid
 }
 
+func (f *fakeSource) Steer(text string) string {
+	f.record("steer:" + text)
+	return "s1"
+}
+
 func (f *fakeSource) Unqueue(cid string) { f.record("unqueue:" + cid) }
 func (f *fakeSource) Interrupt()         { f.record("interrupt") }
 func (f *fakeSource) Respond(approvalID string, decision model.Decision) {

@@ -215,6 +215,8 @@ func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, km.Composer.Send):
 		return m.send()
+	case key.Matches(msg, km.Composer.Steer):
+		return m.steer()
 	case key.Matches(msg, km.Composer.HistoryPrev) && m.sessionPrompts() && m.comp.historyPrev():
 		return nil
 	case key.Matches(msg, km.Composer.HistoryNext) && m.comp.historyNext():

@@ -21,6 +21,9 @@ type Source interface {
 	// SubmitCommand submits a turn that runs the agent command name
 	// instead of a prompt (Picture.AgentCommands says the host can).
 	SubmitCommand(text, name string) (commandID string)
+	// Steer sends text into the running turn (Picture.Steer says the
+	// host's agent takes it); when it cannot land, it becomes a prompt.
+	Steer(text string) (commandID string)
 	Unqueue(commandID string)
 	Interrupt()
 	Respond(approvalID string, decision model.Decision)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-sh/lookout/internal/benchtext"
+
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 
@@ -63,7 +65,7 @@ func (w *terminalWriter) frame(content string) {
 // answer. It reports the writer's share and the bytes it wrote, the part
 // of the end-to-end CPU that BenchmarkLongmdStream leaves out.
 func BenchmarkLongmdTerminal(b *testing.B) {
-	text := longmd(b)
+	text := benchtext.Longmd(b)
 	var spent time.Duration
 	written := 0
 	b.ReportAllocs()

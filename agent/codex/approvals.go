@@ -108,11 +108,7 @@ func (ts *turnState) askLocked(m *message) error {
 func (ts *turnState) steerReason(reason string) {
 	ctx, cancel := context.WithTimeout(ts.ctx, steerTimeout)
 	defer cancel()
-	_, err := ts.th.p.conn.call(ctx, "turn/steer", map[string]any{
-		"threadId": ts.th.id, "expectedTurnId": ts.codexTurn(),
-		"input": []any{map[string]any{"type": "text", "text": reason, "text_elements": []any{}}},
-	})
-	if err != nil {
+	if err := ts.th.steer(ctx, ts.codexTurn(), reason); err != nil {
 		ts.th.a.log.Warn("codex did not take a deny's reason", "session", ts.th.sess.ID(), "err", err)
 		_ = ts.t.Warning(model.Warning{RequestKind: "agent", Code: "reasonNotDelivered",
 			Message: "Codex did not take the reason given with the deny (" + err.Error() + "); it was told only that the user declined"})

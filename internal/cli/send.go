@@ -18,7 +18,7 @@ import (
 func newSendCmd() *cobra.Command {
 	var f clientFlags
 	var onApproval, reason string
-	var newSession bool
+	var newSession, steer bool
 	seenApproval := map[string]bool{}
 	cmd := &cobra.Command{
 		Use:   "send [URL] TEXT",
@@ -35,6 +35,12 @@ name the URL first.
 Exits 0 when the turn completes; 6 when the prompt is rejected, unqueued, or
 its turn fails or is stopped; 5 when the host stays unreachable or the client
 gives up sending.
+
+With --steer, TEXT goes into the session's running turn instead (turn/steer:
+the agent's next model call has it; Codex takes input mid-turn, Claude Code
+and OpenCode do not), and send returns once the host has it, printing the
+turn's id. It needs --session; exit 6 when no turn runs or the agent takes
+no input mid-turn.
 
 With --new, send first creates a session on the host (run by the host's
 agent) and prints its id alone on the first line of stderr.
@@ -62,6 +68,9 @@ what to do instead.
 			if newSession && f.session != "" {
 				return usageErr(errors.New("send takes --new or --session, not both"))
 			}
+			if steer && f.session == "" {
+				return usageErr(errors.New("send --steer needs --session ID: the session whose running turn takes the text"))
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,6 +80,9 @@ what to do instead.
 			}
 			decision, ask, _ := onApprovalDecision(onApproval) // checked in Args
 			o := f.options(args[:len(args)-1])
+			if steer {
+				return steerSend(cmd, o, f.session, text)
+			}
 			if newSession {
 				id, err := createSession(cmd.Context(), o)
 				if err != nil {
@@ -132,6 +144,7 @@ what to do instead.
 	f.add(cmd, true)
 	cmd.Flags().StringVar(&onApproval, "on-approval", onApprovalAsk, "what to do when a tool waits for approval: ask (wait for someone to answer), approve, or deny")
 	cmd.Flags().StringVar(&reason, "reason", "", "with --on-approval deny: what the agent is told to do instead")
+	cmd.Flags().BoolVar(&steer, "steer", false, "send TEXT into the session's running turn, not as a new prompt (needs --session)")
 	cmd.Flags().BoolVar(&newSession, "new", false, "create a new session on the host first and send to it (its id goes to stderr)")
 	return cmd
 }
