@@ -50,6 +50,20 @@ func (ts *turnState) controlRequestLocked(m *message) error {
 	if req.ToolName == toolAskUser {
 		return ts.askQuestionsLocked(m.RequestID, req)
 	}
+	if req.ToolName == toolTodoWrite {
+		// Writing the checklist touches nothing but the plan: allowed
+		// without asking, and shown as the plan.
+		if oi := ts.tools[req.ToolUseID]; oi == nil {
+			if _, err := ts.openTool(req.ToolName, req.ToolUseID, req.Input); err != nil {
+				return err
+			}
+		}
+		input := req.Input
+		if len(input) == 0 {
+			input = json.RawMessage("{}")
+		}
+		return c.respond(m.RequestID, map[string]any{"behavior": "allow", "updatedInput": input})
+	}
 	return ts.askLocked(m.RequestID, req)
 }
 
