@@ -29,7 +29,7 @@ var DemoScenarios = [][2]string{
 	{"bad tool input", "a toolCall whose streamed input is not valid JSON: inputStreaming -> failed"},
 	{"multiple choice", "as question, but several options may be picked"},
 	{"question", "a question (waitingUser) with three options and free text; the answer ends it answered and the reply names it; an interrupt ends it cancelled"},
-	{"plan", "a plan item revised five times (a step added at the third, with an explanation), with a note between; it ends with the turn"},
+	{"plan", "a plan item revised six times (a step added at the third, with an explanation; every step completed at the last), with notes between; it ends with the turn"},
 	{"big output", "a toolCall whose output passes the 64 KiB field bound: cut, listed in truncated"},
 	{"big answer", "an answer past the 1 MiB text bound, streamed in 64 KiB chunks: cut, listed in truncated"},
 	{"unknown kind", `an item of kind "diffPreview" no client knows, with extra fields`},

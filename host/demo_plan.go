@@ -50,8 +50,8 @@ var demoPlanRevisions = []model.Plan{
 const demoPlanPaces = 8
 
 // demoPlan gives the plan's revisions one after another, a short note
-// after the second, and leaves its last step in progress for the answer
-// to finish: the plan ends with the turn.
+// after the second, then says the work is done and completes every step:
+// the plan itself ends with the turn.
 func demoPlan(ctx context.Context, t *Turn) error {
 	for i, p := range demoPlanRevisions {
 		if err := t.UpdatePlan(p); err != nil {
@@ -68,5 +68,13 @@ func demoPlan(ctx context.Context, t *Turn) error {
 			}
 		}
 	}
-	return nil
+	if err := demoMessage(ctx, t, "The regression test and the fix are in; the tests pass.\n", 16); err != nil {
+		return err
+	}
+	last := demoPlanRevisions[len(demoPlanRevisions)-1]
+	done := model.Plan{Steps: make([]model.PlanStep, len(last.Steps))}
+	for i, s := range last.Steps {
+		done.Steps[i] = model.PlanStep{Text: s.Text, Status: model.StepCompleted}
+	}
+	return t.UpdatePlan(done)
 }

@@ -109,23 +109,30 @@ func (r *Renderer) plan(it *model.Item, cw int, o ItemOptions) []string {
 // PinnedPlan renders a running turn's plan pinned above the composer, in
 // at most maxLines lines of width cells. Collapsed, or with room for one
 // line, it is one line: the progress count and the current step. Else a
-// header line (the count, and more below when steps are hidden) and the
-// steps around the current one: the one before it, then it and those
-// after, as many as fit.
-func (r *Renderer) PinnedPlan(it *model.Item, width, maxLines int, collapsed bool) []string {
+// header line (the count, and how many steps are hidden) and the steps
+// around the current one: the one before it, then it and those after, as
+// many as fit. hint (the key that collapses or expands it) ends the first
+// line when it fits.
+func (r *Renderer) PinnedPlan(it *model.Item, width, maxLines int, collapsed bool, hint string) []string {
 	if it == nil || width < 1 || maxLines < 1 {
 		return nil
 	}
 	t := r.theme
 	p := it.PlanOf()
 	cur := p.Current()
-	head := t.Accent.Render("☰") + " " + t.ToolName.Render("Plan") + " " + t.Text.Render(PlanProgress(p))
+	head := " " + t.Accent.Render("☰") + " " + t.ToolName.Render("Plan") + " " + t.Text.Render(PlanProgress(p))
+	withHint := func(head string) string {
+		if hint != "" && CellWidth(head)+3+CellWidth(hint) <= width {
+			head += t.Muted.Render(" · " + hint)
+		}
+		return clamp(head, width)
+	}
 	if collapsed || maxLines == 1 || len(p.Steps) == 0 {
 		if cur >= 0 {
 			_, text, st := r.planStep(p.Steps[cur], true)
 			head += t.Muted.Render(" · ") + st.Render(text)
 		}
-		return []string{clamp(head, width)}
+		return []string{withHint(head)}
 	}
 	room := maxLines - 1
 	start := 0
@@ -140,10 +147,10 @@ func (r *Renderer) PinnedPlan(it *model.Item, width, maxLines int, collapsed boo
 	if hidden := len(p.Steps) - (end - start); hidden > 0 {
 		head += t.Muted.Render(fmt.Sprintf(" · %d more", hidden))
 	}
-	lines := []string{clamp(head, width)}
+	lines := []string{withHint(head)}
 	for _, s := range p.Steps[start:end] {
 		mark, text, st := r.planStep(s, true)
-		lines = append(lines, clamp(st.Render(mark+" "+text), width))
+		lines = append(lines, clamp("   "+st.Render(mark+" "+text), width))
 	}
 	return lines
 }

@@ -205,8 +205,9 @@ func (m *Model) refresh() tea.Cmd {
 	w, h := max(m.width, 1), max(m.height, 1)
 	m.comp.setWidth(w)
 	banners := m.bannerLines()
-	var approval []string
+	var approval, plan []string
 	if m.overlay == overlayNone || m.overlay == overlayReview {
+		plan = m.planLines(w)
 		approval = approvalLines(m.theme, m.km, approvalBar{view: m.view, answers: m.snap.Answers, deny: m.deny}, w)
 		if it := m.currentQuestion(); it != nil {
 			approval = append(approval, questionLines(m.theme, it, m.qs.in, m.questionHasKeys() != nil, bindingKeys(m.km.Global.Question), w)...)
@@ -214,7 +215,7 @@ func (m *Model) refresh() tea.Cmd {
 	}
 	compH := m.comp.height()
 	notice, noticeLines := m.statusNotice(w)
-	transH := h - len(banners) - len(approval) - compH - 1 - len(noticeLines)
+	transH := h - len(banners) - len(plan) - len(approval) - compH - 1 - len(noticeLines)
 	menu := m.slashMenuLines(w, transH-minTranscriptRows)
 	transH -= len(menu)
 	var body []string
@@ -282,6 +283,10 @@ func (m *Model) refresh() tea.Cmd {
 		b.WriteByte('\n')
 	}
 	for _, l := range body {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, l := range plan {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
