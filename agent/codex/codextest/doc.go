@@ -42,6 +42,10 @@
 //	patch:           apply_patch adding the named file holding PatchLine
 //	                 (a fileChange item; asks approval under read-only)
 //	patch            as patch: with DefaultPatchFile
+//	plan the work    update_plan of PlanSteps[0] (with PlanExplanation),
+//	                 after its output one of PlanSteps[1]; then PlanAnswer
+//	                 (Codex offers update_plan only with
+//	                 [tools.update_plan] enabled = true: HomeOptions.ExtraConfig)
 //	slow             reasoning, then deltas "slow0 ", "slow1 ", ... every
 //	                 SlowInterval (SlowDeltas of them), until the request ends
 //	long             LongText in LongChunk-rune deltas, LongRate a second
