@@ -9,15 +9,11 @@ import (
 	"github.com/lookout-sh/lookout/model"
 )
 
-// todoEnv turns Claude Code 2.1's TodoWrite on: it offers its checklist
-// tools only with CLAUDE_CODE_ENABLE_TODO_TOOLS, and TodoWrite rather
-// than the TaskCreate family only with CLAUDE_CODE_ENABLE_TASKS off.
-var todoEnv = []string{"CLAUDE_CODE_ENABLE_TODO_TOOLS=1", "CLAUDE_CODE_ENABLE_TASKS=0"}
-
-// The real Claude Code runs the fake model's two TodoWrite calls; Lookout
-// shows them as one plan item, revised, and no TodoWrite tool call.
+// The real Claude Code, in the environment the bridge gives it (TodoWrite
+// on), runs the fake model's two TodoWrite calls; Lookout shows them as
+// one plan item, revised, and no TodoWrite tool call.
 func TestTodoWriteIsThePlan(t *testing.T) {
-	r := newRig(t, rigOptions{env: todoEnv})
+	r := newRig(t, rigOptions{})
 	turn := r.Submit("plan the work")
 	done, seen := r.Until("the turn's end", hosttest.TurnCompleted(turn))
 	agenttest.WantCompleted(t, done)
@@ -60,10 +56,11 @@ func TestTodoWriteIsThePlan(t *testing.T) {
 	}
 }
 
-// Without the switches Claude Code 2.1 offers no TodoWrite and refuses
-// the model's call: Lookout shows the failed tool call, and no plan.
+// A user who turned Claude Code's checklist tools off keeps them off: it
+// refuses the model's TodoWrite, and Lookout shows the failed tool call,
+// and no plan.
 func TestRefusedTodoWriteIsAFailedToolCall(t *testing.T) {
-	r := newRig(t, rigOptions{})
+	r := newRig(t, rigOptions{env: []string{"CLAUDE_CODE_ENABLE_TODO_TOOLS=0"}})
 	turn := r.Submit("plan the work")
 	done, _ := r.Until("the turn's end", hosttest.TurnCompleted(turn))
 	agenttest.WantCompleted(t, done)

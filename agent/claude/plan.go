@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/lookout-sh/lookout/model"
 )
@@ -73,4 +74,26 @@ func (ts *turnState) todoResult(oi *openItem, r toolResult) error {
 	}
 	_, err := ts.t.RecordItem(model.KindToolCall, model.StatusFailed, fields)
 	return err
+}
+
+// The environment switches of Claude Code's checklist tools. Run with -p,
+// Claude Code 2.1.332 offers the model no checklist unless
+// CLAUDE_CODE_ENABLE_TODO_TOOLS is on, and then the TaskCreate family
+// unless CLAUDE_CODE_ENABLE_TASKS is off (measured: docs/agents.md).
+const (
+	envTodoTools = "CLAUDE_CODE_ENABLE_TODO_TOOLS"
+	envTasks     = "CLAUDE_CODE_ENABLE_TASKS"
+)
+
+// withTodoWrite turns TodoWrite on in env, so that the model keeps the
+// checklist its own TUI would show, as the turn's plan: both switches
+// are added unless env sets either (the user's choice stands).
+func withTodoWrite(env []string) []string {
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == envTodoTools || name == envTasks {
+			return env
+		}
+	}
+	return append(env, envTodoTools+"=1", envTasks+"=0")
 }

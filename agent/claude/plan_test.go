@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/lookout-sh/lookout/model"
@@ -34,6 +35,23 @@ func TestTodoPlan(t *testing.T) {
 		}
 		if ok && model.CheckPlan(p) != nil {
 			t.Errorf("%s: the plan does not pass CheckPlan: %v", c.name, model.CheckPlan(p))
+		}
+	}
+}
+
+func TestWithTodoWrite(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		env  []string
+		want []string
+	}{
+		{"neither set", []string{"HOME=/h"}, []string{"HOME=/h", "CLAUDE_CODE_ENABLE_TODO_TOOLS=1", "CLAUDE_CODE_ENABLE_TASKS=0"}},
+		{"the user turned the tools off", []string{"CLAUDE_CODE_ENABLE_TODO_TOOLS=0"}, []string{"CLAUDE_CODE_ENABLE_TODO_TOOLS=0"}},
+		{"the user wants the Task tools", []string{"CLAUDE_CODE_ENABLE_TASKS=1", "CLAUDE_CODE_ENABLE_TODO_TOOLS=1"}, []string{"CLAUDE_CODE_ENABLE_TASKS=1", "CLAUDE_CODE_ENABLE_TODO_TOOLS=1"}},
+		{"a longer name is another variable", []string{"CLAUDE_CODE_ENABLE_TASKS_X=1"}, []string{"CLAUDE_CODE_ENABLE_TASKS_X=1", "CLAUDE_CODE_ENABLE_TODO_TOOLS=1", "CLAUDE_CODE_ENABLE_TASKS=0"}},
+	} {
+		if got := withTodoWrite(slices.Clone(c.env)); !slices.Equal(got, c.want) {
+			t.Errorf("%s: withTodoWrite = %q, want %q", c.name, got, c.want)
 		}
 	}
 }
