@@ -207,11 +207,11 @@ func (m *Model) refresh() tea.Cmd {
 	banners := m.bannerLines()
 	var approval, plan []string
 	if m.overlay == overlayNone || m.overlay == overlayReview {
-		plan = m.planLines(w)
 		approval = approvalLines(m.theme, m.km, approvalBar{view: m.view, answers: m.snap.Answers, deny: m.deny}, w)
 		if it := m.currentQuestion(); it != nil {
 			approval = append(approval, questionLines(m.theme, it, m.qs.in, m.questionHasKeys() != nil, bindingKeys(m.km.Global.Question), w)...)
 		}
+		plan = m.planLines(w, len(approval) > 0)
 	}
 	compH := m.comp.height()
 	notice, noticeLines := m.statusNotice(w)

@@ -160,6 +160,7 @@ var screenScenes = []screenScene{
 	{name: "plan/80x24", width: 80, height: 24, build: planSession, marker: "3 more"},
 	{name: "plan/120x40", width: 120, height: 40, build: planSession, marker: "Fix the parser"},
 	{name: "plan-collapsed/80x24", width: 80, height: 24, build: planSession, marker: "3 more", keys: []string{"alt+p"}, after: "Adding a regression test"},
+	{name: "plan-approval/80x24", width: 80, height: 24, build: planApprovalSession, marker: "Approval needed"},
 	{name: "plan-ended/80x24", width: 80, height: 24, build: endedPlanSession, marker: "stopped"},
 	{name: "plan-ended/120x40", width: 120, height: 40, build: endedPlanSession, marker: "stopped"},
 	{name: "diagnostics/80x24", width: 80, height: 24, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
@@ -190,6 +191,16 @@ func planSession(f *fakeSource) {
 	f.item(completed, obj{"itemId": "u9", "kind": "userMessage", "status": "completed", "text": "fix the tokenizer bug, with a plan"})
 	f.item(started, planFields(model.StatusInProgress))
 	f.item(started, obj{"itemId": "a9", "kind": "agentMessage", "text": "I found the cause: the tokenizer stops one byte early. Writing the test now."})
+}
+
+// planApprovalSession is planSession with a command waiting for
+// approval: the plan keeps one line beside the approval bar.
+func planApprovalSession(f *fakeSource) {
+	planSession(f)
+	f.item(started, obj{"itemId": "tool9", "kind": "toolCall", "status": "waitingUser", "toolName": "bash",
+		"input": obj{"command": "go test ./tokenizer/..."}})
+	f.frame(model.MethodApprovalRequested, obj{"approvalId": "ap9", "turnId": "t1", "itemId": "tool9",
+		"summary": "Run `go test ./tokenizer/...`", "options": []string{"approve", "deny"}})
 }
 
 // endedPlanSession holds a plan whose turn was interrupted: the card

@@ -40,17 +40,23 @@ func pinnedPlanRows(height int) int {
 }
 
 // planLines are the running turn's plan pinned above the composer (none
-// when no plan runs), collapsed to one line when the user asked.
-func (m *Model) planLines(width int) []string {
+// when no plan runs), collapsed to one line when the user asked. An
+// approval or a question above the composer needs the room more: the plan
+// takes one line beside it.
+func (m *Model) planLines(width int, beside bool) []string {
 	it := runningPlan(m.view)
 	if it == nil {
 		return nil
 	}
+	rows := pinnedPlanRows(m.height)
 	hint := bindingKeys(m.km.Global.Plan) + " collapses"
-	if m.planCollapsed {
+	switch {
+	case beside:
+		rows, hint = 1, ""
+	case m.planCollapsed:
 		hint = bindingKeys(m.km.Global.Plan) + " expands"
 	}
-	return m.r.PinnedPlan(it, width, pinnedPlanRows(m.height), m.planCollapsed, hint)
+	return m.r.PinnedPlan(it, width, rows, m.planCollapsed, hint)
 }
 
 // togglePlan collapses the pinned plan to one line, or expands it again;

@@ -52,12 +52,8 @@ func (ts *turnState) controlRequestLocked(m *message) error {
 	}
 	if req.ToolName == toolTodoWrite {
 		// Writing the checklist touches nothing but the plan: allowed
-		// without asking, and shown as the plan.
-		if oi := ts.tools[req.ToolUseID]; oi == nil {
-			if _, err := ts.openTool(req.ToolName, req.ToolUseID, req.Input); err != nil {
-				return err
-			}
-		}
+		// without asking. Its tool_result revises the plan when the bridge
+		// saw the call (a subagent's own checklist is not the turn's).
 		input := req.Input
 		if len(input) == 0 {
 			input = json.RawMessage("{}")
