@@ -122,7 +122,7 @@ func (r *Renderer) PinnedPlan(it *model.Item, width, maxLines int, collapsed boo
 	cur := p.Current()
 	head := " " + t.Accent.Render("☰") + " " + t.ToolName.Render("Plan") + " " + t.Text.Render(PlanProgress(p))
 	withHint := func(head string) string {
-		if hint != "" && CellWidth(head)+3+CellWidth(hint) <= width {
+		if hint = termtext.Line(hint); hint != "" && CellWidth(head)+3+CellWidth(hint) <= width {
 			head += t.Muted.Render(" · " + hint)
 		}
 		return clamp(head, width)
