@@ -55,7 +55,7 @@ func TestRunningPlan(t *testing.T) {
 // follows its revisions, collapses to one line with alt+p, and goes once
 // the turn ends, the plan staying in the transcript, done.
 func TestPlanIsPinnedWhileItsTurnRuns(t *testing.T) {
-	h := hosttest.Start(t, host.Options{Ephemeral: true, Pace: 15 * time.Millisecond})
+	h := hosttest.Start(t, host.Options{Ephemeral: true, Pace: 25 * time.Millisecond})
 	rc := hosttest.Dial(t, h)
 	var created struct {
 		SessionID string `json:"sessionId"`
@@ -67,8 +67,18 @@ func TestPlanIsPinnedWhileItsTurnRuns(t *testing.T) {
 	d := newDriver(t, 80, 24, Options{Source: c})
 	d.typeText("make a plan")
 	d.keys("enter")
-	paint(t, d, c, "the pinned plan", func() bool { return d.lineOf("☰ Plan 0/4") >= 0 && d.lineOf("alt+p collapses") >= 0 })
-	paint(t, d, c, "a revision", func() bool { return d.lineOf("☰ Plan 2/5") >= 0 })
+	// pinned is the pinned plan's first line ("" when none): the card in
+	// the transcript starts with its box instead.
+	pinned := func() string {
+		for _, l := range strings.Split(d.screen(), "\n") {
+			if strings.HasPrefix(l, " ☰ Plan ") {
+				return l
+			}
+		}
+		return ""
+	}
+	paint(t, d, c, "the pinned plan", func() bool { return strings.Contains(pinned(), "alt+p collapses") })
+	paint(t, d, c, "a revision with a step added", func() bool { return strings.Contains(pinned(), "/5 ·") })
 	d.keys("alt+p")
 	paint(t, d, c, "the collapsed plan", func() bool { return d.lineOf("alt+p expands") >= 0 })
 	if i := d.lineOf("alt+p expands"); !strings.Contains(strings.Split(d.screen(), "\n")[i+1], "prompt") {
@@ -76,9 +86,11 @@ func TestPlanIsPinnedWhileItsTurnRuns(t *testing.T) {
 	}
 	paint(t, d, c, "the turn's end", func() bool {
 		p := c.Current()
-		return p.View != nil && p.View.ActiveTurn == nil && d.lineOf("That is all for now.") >= 0
+		// The screen has caught up with the turn's end once its status
+		// says idle.
+		return p.View != nil && p.View.ActiveTurn == nil && d.lineOf("That is all for now.") >= 0 && d.lineOf("plans · idle") >= 0
 	})
-	if d.lineOf("alt+p") >= 0 {
+	if pinned() != "" {
 		t.Fatalf("the plan is still pinned after its turn:\n%s", d.screen())
 	}
 	var plan *model.Item
