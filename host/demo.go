@@ -29,6 +29,7 @@ var DemoScenarios = [][2]string{
 	{"bad tool input", "a toolCall whose streamed input is not valid JSON: inputStreaming -> failed"},
 	{"multiple choice", "as question, but several options may be picked"},
 	{"question", "a question (waitingUser) with three options and free text; the answer ends it answered and the reply names it; an interrupt ends it cancelled"},
+	{"plan", "a plan item revised six times (a step added at the third, with an explanation; every step completed at the last), with notes between; it ends with the turn"},
 	{"big output", "a toolCall whose output passes the 64 KiB field bound: cut, listed in truncated"},
 	{"big answer", "an answer past the 1 MiB text bound, streamed in 64 KiB chunks: cut, listed in truncated"},
 	{"unknown kind", `an item of kind "diffPreview" no client knows, with extra fields`},
@@ -105,6 +106,11 @@ func (DemoAgent) Run(ctx context.Context, t *Turn) error {
 	}
 	if has("multiple choice") || has("question") {
 		if err := demoQuestion(ctx, t, has("multiple choice")); err != nil {
+			return err
+		}
+	}
+	if has("plan") {
+		if err := demoPlan(ctx, t); err != nil {
 			return err
 		}
 	}
@@ -222,7 +228,7 @@ func demoAnswer(prompt string) string {
 		"A few notes:\n\n" +
 		"- **Scope:** only the files the request touches.\n" +
 		"- **Risk:** low; every step is reversible.\n" +
-		"- *Tip:* ask for `tool`, `compact`, `warning`, `slow` or `long` to see more.\n\n" +
+		"- *Tip:* ask for `tool`, `plan`, `compact`, `warning`, `slow` or `long` to see more.\n\n" +
 		"### Example\n\n" +
 		"```go\n" +
 		"func answer() int {\n" +

@@ -40,6 +40,7 @@ type turnRun struct {
 	finished    bool // terminals emitted: the agent may emit nothing more
 	history     bool
 	items       []string // items this turn opened, in order
+	plan        string   // the turn's plan item ("" until UpdatePlan)
 	saidError   bool     // the turn holds an error item
 	done        chan struct{}
 	// textWire is the JSON the whole text of the turn's streaming items

@@ -37,6 +37,7 @@ type GlobalKeys struct {
 	Deny        key.Binding // alt+d: denies the waiting tool call, asking for a reason first
 	ApproveAll  key.Binding // alt+s: approves it and the like of it for the session, when the agent offers that
 	Question    key.Binding // alt+q: gives the keyboard back to a waiting question after esc
+	Plan        key.Binding // alt+p: collapses the running turn's pinned plan to one line, or expands it
 	Unqueue     key.Binding // alt+u: unqueues the selected or newest queued prompt
 	TakeBack    key.Binding // alt+e: puts the newest failed prompt's text back in the composer
 	MouseTrack  key.Binding // alt+m: releases or captures the mouse
@@ -142,6 +143,7 @@ func Default() KeyMap {
 			Deny:        b(k("alt+d"), "alt+d", "deny tool, with a reason"),
 			ApproveAll:  b(k("alt+s"), "alt+s", "approve for the session"),
 			Question:    b(k("alt+q"), "alt+q", "back to the waiting question"),
+			Plan:        b(k("alt+p"), "alt+p", "collapse/expand the pinned plan"),
 			Unqueue:     b(k("alt+u"), "alt+u", "unqueue prompt"),
 			TakeBack:    b(k("alt+e"), "alt+e", "failed prompt back to the composer"),
 			MouseTrack:  b(k("alt+m"), "alt+m", "release/capture mouse"),
@@ -219,7 +221,7 @@ func Default() KeyMap {
 // Bindings returns the scope's bindings in help order.
 func (g GlobalKeys) Bindings() []key.Binding {
 	return []key.Binding{g.Quit, g.Help, g.Diagnostics, g.FocusNext, g.Interrupt, g.PageUp, g.PageDown,
-		g.Retry, g.Approve, g.Deny, g.ApproveAll, g.Question, g.Unqueue, g.TakeBack, g.MouseTrack, g.Sessions,
+		g.Retry, g.Approve, g.Deny, g.ApproveAll, g.Question, g.Plan, g.Unqueue, g.TakeBack, g.MouseTrack, g.Sessions,
 		g.PromptPrev, g.PromptNext, g.Search, g.Editor, g.Export}
 }
 

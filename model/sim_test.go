@@ -65,7 +65,7 @@ func (it *simItem) object(status string) map[string]any {
 	return o
 }
 
-var simKinds = []string{KindAgentMessage, KindReasoning, KindToolCall, KindUserMessage, KindContextCompaction, KindError, KindQuestion, "diffPreview"}
+var simKinds = []string{KindAgentMessage, KindReasoning, KindToolCall, KindUserMessage, KindContextCompaction, KindError, KindQuestion, KindPlan, "diffPreview"}
 
 func (s *sim) step(t *rapid.T) {
 	switch rapid.IntRange(0, 12).Draw(t, "op") {
@@ -87,6 +87,8 @@ func (s *sim) step(t *rapid.T) {
 			it.fields["multiple"] = rapid.Bool().Draw(t, "multiple")
 			it.fields["freeText"] = true
 			status = StatusWaitingUser
+		case KindPlan:
+			it.fields["steps"] = simPlanSteps(t)
 		case "diffPreview":
 			it.fields["hunks"] = []any{map[string]any{"path": "a.go", "added": 3}}
 		default:
@@ -101,6 +103,9 @@ func (s *sim) step(t *rapid.T) {
 			return
 		}
 		it := s.items[rapid.SampledFrom(s.open).Draw(t, "deltaItem")]
+		if it.kind == KindPlan {
+			return // a plan is revised whole, never streamed
+		}
 		field := "text"
 		switch it.kind {
 		case KindReasoning:
@@ -121,6 +126,9 @@ func (s *sim) step(t *rapid.T) {
 		it.rev++
 		if it.kind == KindToolCall {
 			it.fields["_status"] = rapid.SampledFrom([]string{StatusReady, StatusWaitingUser, StatusRunning}).Draw(t, "toolStatus")
+		}
+		if it.kind == KindPlan {
+			it.fields["steps"] = simPlanSteps(t) // a revision restates every step
 		}
 		s.emit(MethodItemUpdated, true, map[string]any{"item": it.objectNoMeta()})
 	case 6: // complete
@@ -262,4 +270,15 @@ func foldAll(tb tbLike, evs []*Event) *State {
 		}
 	}
 	return s
+}
+
+// simPlanSteps draws a plan's steps, restated whole at each revision.
+func simPlanSteps(t *rapid.T) []any {
+	n := rapid.IntRange(0, 4).Draw(t, "steps")
+	steps := make([]any, n)
+	for i := range steps {
+		steps[i] = map[string]any{"text": fmt.Sprintf("step %d", i+1),
+			"status": rapid.SampledFrom([]string{StepPending, StepInProgress, StepCompleted}).Draw(t, "stepStatus")}
+	}
+	return steps
 }

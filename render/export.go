@@ -115,6 +115,10 @@ func writeItemMarkdown(w io.Writer, it *model.Item) {
 		var b strings.Builder
 		writeQuestionMarkdown(&b, it, status)
 		_, _ = io.WriteString(w, b.String())
+	case model.KindPlan:
+		var b strings.Builder
+		writePlanMarkdown(&b, it, status)
+		_, _ = io.WriteString(w, b.String())
 	default:
 		raw, _ := it.MarshalJSON()
 		raw = []byte(readableJSON(string(raw)))

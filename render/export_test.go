@@ -122,3 +122,42 @@ func TestMarkdownKeepsToolInputReadable(t *testing.T) {
 		t.Errorf("plain text %q", got)
 	}
 }
+
+// A plan exports as a markdown task list, and whole (every step with its
+// status) in the canonical JSON the json export writes.
+func TestPlanExports(t *testing.T) {
+	st := model.NewState("S")
+	item := map[string]any{"itemId": "P", "kind": "plan", "turnId": "T", "revision": 3, "status": "stopped",
+		"recordedAt": "2026-11-30T00:00:00Z", "position": 1, "explanation": "tests first\x1b[2J", // an escape never reaches the export
+		"steps": []any{
+			map[string]any{"text": "Read the code", "status": "completed"},
+			map[string]any{"text": "Fix the bug", "status": "inProgress", "activeText": "Fixing the bug"},
+			map[string]any{"text": "Run the tests", "status": "pending"},
+		}}
+	params, _ := json.Marshal(map[string]any{"sessionId": "S", "viewCursor": "v:S:1", "prevCursor": nil, "item": item})
+	ev, err := model.DecodeNotification(model.MethodItemCompleted, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Apply(ev); err != nil {
+		t.Fatal(err)
+	}
+	md := MarkdownTranscript(st.View())
+	want := "## Plan (1/3) (stopped)\n\n- [x] Read the code\n- [ ] Fix the bug (in progress)\n- [ ] Run the tests\n\ntests first\n"
+	if !strings.Contains(md, want) {
+		t.Errorf("markdown export lacks %q:\n%s", want, md)
+	}
+	var enc struct {
+		Items []struct {
+			Kind  string           `json:"kind"`
+			Steps []model.PlanStep `json:"steps"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(st.Encode(), &enc); err != nil {
+		t.Fatal(err)
+	}
+	if len(enc.Items) != 1 || enc.Items[0].Kind != "plan" || len(enc.Items[0].Steps) != 3 ||
+		enc.Items[0].Steps[1] != (model.PlanStep{Text: "Fix the bug", Status: model.StepInProgress, ActiveText: "Fixing the bug"}) {
+		t.Errorf("json export: %s", st.Encode())
+	}
+}

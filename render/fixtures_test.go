@@ -196,6 +196,16 @@ func goldenCases() []goldenCase {
 			itemJSON("t13", "toolCall", "completed", 5, map[string]any{"toolName": "cat", "input": map[string]any{"path": "/dev/urandom"}, "output": "endless\n", "exitCode": 0}))},
 		{name: "tool_stopped", item: fromJSON(itemJSON("t12", "toolCall", "stopped", 5, map[string]any{
 			"toolName": "bash", "input": map[string]any{"command": "yes"}, "output": "y\ny\ny\n"}))},
+		{name: "plan_running", opts: ItemOptions{Spinner: "⠋"}, item: fromJSON(itemJSON("p1", "plan", "inProgress", 3, map[string]any{
+			"explanation": "The cause is an off-by-one in the tokenizer: a regression test comes first.",
+			"steps":       planSteps()}))},
+		{name: "plan_done", item: fromJSON(itemJSON("p2", "plan", "completed", 4, map[string]any{
+			"steps": []any{map[string]any{"text": "Read the code", "status": "completed"}, map[string]any{"text": "Fix the bug", "status": "completed"}}}))},
+		{name: "plan_stopped", item: fromJSON(itemJSON("p3", "plan", "stopped", 4, map[string]any{"steps": planSteps()}))},
+		{name: "plan_hostile", item: fromJSON(itemJSON("p4", "plan", "inProgress", 2, map[string]any{
+			"steps": []any{map[string]any{"text": "rm\rsafe \x1b[31mred\x1b[0m and a wide 漢字 " + strings.Repeat("y", 70), "status": "pending"}, 7,
+				map[string]any{"text": "odd status", "status": "blocked"}},
+			"truncated": []string{"steps"}}))},
 		{name: "compaction", item: fromJSON(itemJSON("k1", "contextCompaction", "completed", 2, nil))},
 		{name: "compaction_failed", item: fromJSON(itemJSON("k2", "contextCompaction", "failed", 2, nil))},
 		{name: "compaction_running", opts: ItemOptions{Spinner: "⠼"}, item: fromJSON(itemJSON("k3", "contextCompaction", "inProgress", 1, nil))},
@@ -228,4 +238,15 @@ func longDiff(n int) string {
 		}
 	}
 	return b.String()
+}
+
+// planSteps are a plan's five steps, two done and one in progress.
+func planSteps() []any {
+	return []any{
+		map[string]any{"text": "Read the failing test", "status": "completed"},
+		map[string]any{"text": "Find the cause", "status": "completed"},
+		map[string]any{"text": "Add a regression test for the tokenizer's off-by-one at the end of input", "status": "inProgress", "activeText": "Adding a regression test for the tokenizer's off-by-one at the end of input"},
+		map[string]any{"text": "Fix the parser", "status": "pending"},
+		map[string]any{"text": "Run the tests", "status": "pending"},
+	}
 }

@@ -37,6 +37,9 @@ func FuzzRenderItems(f *testing.F) {
 			mustItem(t, itemJSON("f", "fileChange", "failed", 2, map[string]any{"error": text,
 				"changes": []any{map[string]any{"path": text, "kind": "update", "movePath": text, "diff": text}}})),
 			mustItem(t, itemJSON("x", "somethingNew", "inProgress", 1, map[string]any{text: text})),
+			mustItem(t, itemJSON("p", "plan", "inProgress", 2, map[string]any{"explanation": text, "steps": []any{
+				map[string]any{"text": text, "status": "completed"}, map[string]any{"text": text, "status": "inProgress", "activeText": text},
+				map[string]any{"text": text, "status": text}}})),
 		}
 		for _, it := range items[int(cut)%len(items) : int(cut)%len(items)+1] {
 			for _, expanded := range []bool{false, true} {
@@ -44,6 +47,15 @@ func FuzzRenderItems(f *testing.F) {
 				checkWidth(t, lines, width)
 				if err := termtexttest.CheckStyled(strings.Join(lines, "\n"), termtexttest.Cases()); err != nil {
 					t.Fatalf("%s at width %d: %v", it.Kind, width, err)
+				}
+			}
+			if it.Kind == model.KindPlan {
+				for _, collapsed := range []bool{false, true} {
+					lines := rd.PinnedPlan(it, width, 1+int(cut)%6, collapsed, text)
+					checkWidth(t, lines, width)
+					if err := termtexttest.CheckStyled(strings.Join(lines, "\n"), termtexttest.Cases()); err != nil {
+						t.Fatalf("pinned plan at width %d: %v", width, err)
+					}
 				}
 			}
 		}

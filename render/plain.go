@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lookout-sh/lookout/model"
+	"github.com/lookout-sh/lookout/termtext"
 )
 
 // Plain returns an item as plain text (markdown where the item is
@@ -82,6 +83,15 @@ func plainBody(it *model.Item) string {
 		}
 		if a, ok := it.AnswerOf(); ok {
 			b.WriteString("\nanswer: " + QuestionAnswerText(a))
+		}
+	case model.KindPlan:
+		p := it.PlanOf()
+		b.WriteString("Plan " + PlanProgress(p) + " (" + it.Status + ")")
+		for _, st := range p.Steps {
+			b.WriteString("\n" + planStepPlain(st))
+		}
+		if e := termtext.Text(p.Explanation); e != "" {
+			b.WriteString("\n" + e)
 		}
 	default:
 		b.WriteString(it.Kind + " (" + it.Status + ")")

@@ -25,6 +25,10 @@ func TestPlain(t *testing.T) {
 		"error":                   {"Error: The model provider returned 529"},
 		"unknown_kind":            {"webSearch (completed)", "query: bubble tea v2 viewport", `results: [{"title":"Bubble Tea"`},
 		"agent_message_streaming": {"First paragraph is done.\n\nSecond one is still stream"},
+		"plan_running": {"Plan 2/5 (inProgress)\n- [x] Read the failing test\n- [x] Find the cause\n" +
+			"- [ ] Add a regression test for the tokenizer's off-by-one at the end of input (in progress)\n- [ ] Fix the parser\n- [ ] Run the tests\n" +
+			"The cause is an off-by-one"},
+		"plan_hostile": {"- [ ] rm safe red and a wide 漢字", "- [ ] odd status", "[steps"},
 	}
 	for _, c := range goldenCases() {
 		subs, ok := want[c.name]

@@ -1,7 +1,7 @@
 // Package render turns transcript items into styled terminal lines.
 //
 // One renderer per item kind (userMessage, agentMessage, reasoning,
-// toolCall, contextCompaction, error) and a generic one for every other
+// toolCall, contextCompaction, error, fileChange, question, plan) and a generic one for every other
 // kind; each lives in its own file. A Renderer memoises what it renders so
 // that a finished item is laid out once per width and a streaming agent
 // message re-renders only the markdown after its last stable block.
@@ -254,7 +254,7 @@ func normalize(it *model.Item, o ItemOptions) ItemOptions {
 		o.Spinner = ""
 	}
 	switch it.Kind {
-	case model.KindUserMessage, model.KindAgentMessage, model.KindContextCompaction, model.KindError, model.KindQuestion:
+	case model.KindUserMessage, model.KindAgentMessage, model.KindContextCompaction, model.KindError, model.KindQuestion, model.KindPlan:
 		o.Expanded = false
 	}
 	return o
@@ -282,6 +282,8 @@ func (r *Renderer) body(it *model.Item, c *itemCache, width int, o ItemOptions) 
 		lines = r.fileChange(it, cw, o)
 	case model.KindQuestion:
 		lines = r.question(it, cw, o)
+	case model.KindPlan:
+		lines = r.plan(it, cw, o)
 	default:
 		lines = r.generic(it, cw, o)
 	}

@@ -205,16 +205,17 @@ func (m *Model) refresh() tea.Cmd {
 	w, h := max(m.width, 1), max(m.height, 1)
 	m.comp.setWidth(w)
 	banners := m.bannerLines()
-	var approval []string
+	var approval, plan []string
 	if m.overlay == overlayNone || m.overlay == overlayReview {
 		approval = approvalLines(m.theme, m.km, approvalBar{view: m.view, answers: m.snap.Answers, deny: m.deny}, w)
 		if it := m.currentQuestion(); it != nil {
 			approval = append(approval, questionLines(m.theme, it, m.qs.in, m.questionHasKeys() != nil, bindingKeys(m.km.Global.Question), w)...)
 		}
+		plan = m.planLines(w, len(approval) > 0)
 	}
 	compH := m.comp.height()
 	notice, noticeLines := m.statusNotice(w)
-	transH := h - len(banners) - len(approval) - compH - 1 - len(noticeLines)
+	transH := h - len(banners) - len(plan) - len(approval) - compH - 1 - len(noticeLines)
 	menu := m.slashMenuLines(w, transH-minTranscriptRows)
 	transH -= len(menu)
 	var body []string
@@ -282,6 +283,10 @@ func (m *Model) refresh() tea.Cmd {
 		b.WriteByte('\n')
 	}
 	for _, l := range body {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, l := range plan {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}

@@ -157,12 +157,62 @@ var screenScenes = []screenScene{
 	{name: "question/120x40", width: 120, height: 40, build: questionSession, marker: "your own answer"},
 	{name: "question-answered/80x24", width: 80, height: 24, build: answeredQuestionSession, marker: "answered"},
 	{name: "question-answered/120x40", width: 120, height: 40, build: answeredQuestionSession, marker: "answered"},
+	{name: "plan/80x24", width: 80, height: 24, build: planSession, marker: "3 more"},
+	{name: "plan/120x40", width: 120, height: 40, build: planSession, marker: "Fix the parser"},
+	{name: "plan-collapsed/80x24", width: 80, height: 24, build: planSession, marker: "3 more", keys: []string{"alt+p"}, after: "Adding a regression test"},
+	{name: "plan-approval/80x24", width: 80, height: 24, build: planApprovalSession, marker: "Approval needed"},
+	{name: "plan-ended/80x24", width: 80, height: 24, build: endedPlanSession, marker: "stopped"},
+	{name: "plan-ended/120x40", width: 120, height: 40, build: endedPlanSession, marker: "stopped"},
 	{name: "diagnostics/80x24", width: 80, height: 24, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
 	{name: "diagnostics/60x20", width: 60, height: 20, build: diagnosticsSession, marker: "answer 2", keys: []string{"f2"}, after: "Diagnostics"},
 }
 
 // diagnosticsSession has two model-request warnings (their turn still
 // running), client errors and a connection error.
+// planFields is a plan of five steps, two done and the third in
+// progress, revised three times.
+func planFields(status string) obj {
+	return obj{"itemId": "p1", "kind": "plan", "status": status, "revision": 3,
+		"explanation": "The cause is an off-by-one in the tokenizer: a regression test comes first.",
+		"steps": []any{
+			obj{"text": "Read the failing test", "status": "completed"},
+			obj{"text": "Find the cause", "status": "completed"},
+			obj{"text": "Add a regression test", "status": "inProgress", "activeText": "Adding a regression test"},
+			obj{"text": "Fix the parser", "status": "pending"},
+			obj{"text": "Run the tests", "status": "pending"},
+		}}
+}
+
+// planSession is a running turn with a plan, and an answer streaming
+// after it.
+func planSession(f *fakeSource) {
+	longSession(f, 1, 2)
+	f.frame(model.MethodTurnStarted, obj{"turnId": "t1", "startedAt": "2026-01-01T00:00:00Z"})
+	f.item(completed, obj{"itemId": "u9", "kind": "userMessage", "status": "completed", "text": "fix the tokenizer bug, with a plan"})
+	f.item(started, planFields(model.StatusInProgress))
+	f.item(started, obj{"itemId": "a9", "kind": "agentMessage", "text": "I found the cause: the tokenizer stops one byte early. Writing the test now."})
+}
+
+// planApprovalSession is planSession with a command waiting for
+// approval: the plan keeps one line beside the approval bar.
+func planApprovalSession(f *fakeSource) {
+	planSession(f)
+	f.item(started, obj{"itemId": "tool9", "kind": "toolCall", "status": "waitingUser", "toolName": "bash",
+		"input": obj{"command": "go test ./tokenizer/..."}})
+	f.frame(model.MethodApprovalRequested, obj{"approvalId": "ap9", "turnId": "t1", "itemId": "tool9",
+		"summary": "Run `go test ./tokenizer/...`", "options": []string{"approve", "deny"}})
+}
+
+// endedPlanSession holds a plan whose turn was interrupted: the card
+// stays in the transcript, nothing is pinned.
+func endedPlanSession(f *fakeSource) {
+	longSession(f, 1, 2)
+	f.item(completed, obj{"itemId": "u9", "kind": "userMessage", "status": "completed", "text": "fix the tokenizer bug, with a plan"})
+	p := planFields(model.StatusStopped)
+	p["revision"] = 4
+	f.item(completed, p)
+}
+
 // questionFields is a question with four options, as Claude Code asks.
 func questionFields(status string) obj {
 	return obj{"itemId": "q1", "kind": "question", "status": status, "header": "Database",

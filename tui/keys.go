@@ -115,6 +115,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.respond(model.DecisionApproveForSession)
 	case key.Matches(msg, km.Global.Question):
 		return m.reopenQuestion()
+	case key.Matches(msg, km.Global.Plan):
+		return m.togglePlan()
 	case key.Matches(msg, km.Global.Unqueue):
 		return m.unqueue()
 	case key.Matches(msg, km.Global.MouseTrack):

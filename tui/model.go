@@ -105,6 +105,7 @@ type Model struct {
 	deny          denyInput     // the reason a deny asks for (denyreason.go)
 	slash         slashState    // the slash-command list and its question (slashmenu.go)
 	qs            questionState // the waiting question's card (question_card.go)
+	planCollapsed bool          // the pinned plan shows one line (plan.go)
 	diag          diagLog       // every warning and error seen, for the diagnostics view
 	statusClick   [2]int        // the status bar's diagnostics count: cells [from, to)
 	mouse         bool

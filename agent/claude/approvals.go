@@ -50,6 +50,16 @@ func (ts *turnState) controlRequestLocked(m *message) error {
 	if req.ToolName == toolAskUser {
 		return ts.askQuestionsLocked(m.RequestID, req)
 	}
+	if req.ToolName == toolTodoWrite {
+		// Writing the checklist touches nothing but the plan: allowed
+		// without asking. Its tool_result revises the plan when the bridge
+		// saw the call (a subagent's own checklist is not the turn's).
+		input := req.Input
+		if len(input) == 0 {
+			input = json.RawMessage("{}")
+		}
+		return c.respond(m.RequestID, map[string]any{"behavior": "allow", "updatedInput": input})
+	}
 	return ts.askLocked(m.RequestID, req)
 }
 

@@ -214,10 +214,10 @@ func TestLocalCommandOutput(t *testing.T) {
 
 func TestChildEnv(t *testing.T) {
 	env := childEnv(Options{Env: []string{"PATH=/bin", "LOOKOUT_TOKEN=secret", "CLAUDE_CONFIG_DIR=/old"}, ConfigDir: "/cfg"})
-	if !reflect.DeepEqual(env, []string{"PATH=/bin", "CLAUDE_CONFIG_DIR=/cfg"}) {
+	if !reflect.DeepEqual(env, []string{"PATH=/bin", "CLAUDE_CONFIG_DIR=/cfg", "CLAUDE_CODE_ENABLE_TODO_TOOLS=1", "CLAUDE_CODE_ENABLE_TASKS=0"}) {
 		t.Errorf("env %q", env)
 	}
-	if env := childEnv(Options{Env: []string{"CLAUDE_CONFIG_DIR=/mine"}}); !reflect.DeepEqual(env, []string{"CLAUDE_CONFIG_DIR=/mine"}) {
+	if env := childEnv(Options{Env: []string{"CLAUDE_CONFIG_DIR=/mine", "CLAUDE_CODE_ENABLE_TASKS=1"}}); !reflect.DeepEqual(env, []string{"CLAUDE_CONFIG_DIR=/mine", "CLAUDE_CODE_ENABLE_TASKS=1"}) {
 		t.Errorf("the user's own CLAUDE_CONFIG_DIR was not kept: %q", env)
 	}
 }

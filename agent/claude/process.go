@@ -100,7 +100,7 @@ func (p *process) startupErrors() string {
 
 // childEnv is Claude Code's environment: the configured one (the user's
 // own by default) without Lookout's variables, with CLAUDE_CONFIG_DIR when
-// Options.ConfigDir names one.
+// Options.ConfigDir names one, and TodoWrite turned on (withTodoWrite).
 func childEnv(opts Options) []string {
-	return child.Env(opts.Env, map[string]string{"CLAUDE_CONFIG_DIR": opts.ConfigDir})
+	return withTodoWrite(child.Env(opts.Env, map[string]string{"CLAUDE_CONFIG_DIR": opts.ConfigDir}))
 }

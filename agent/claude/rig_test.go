@@ -25,7 +25,8 @@ type rig struct {
 type rigOptions struct {
 	fake claudetest.FakeOptions
 	home claudetest.HomeOptions
-	bin  string // default claudetest.Binary
+	bin  string   // default claudetest.Binary
+	env  []string // added to Claude Code's environment
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -35,7 +36,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		bin = claudetest.Binary(t)
 	}
 	r := &rig{bin: bin, fake: claudetest.NewFakeModel(t, o.fake)}
-	r.env = claudetest.Home(t, r.fake.URL(), o.home)
+	r.env = append(claudetest.Home(t, r.fake.URL(), o.home), o.env...)
 	r.work = agenttest.Workdir(t)
 	r.Rig = agenttest.NewRig(t, "claude", func() host.Agent {
 		r.agent = claude.New(claude.Options{Bin: r.bin, Env: r.env, Cwd: r.work, InterruptGrace: 5 * time.Second})

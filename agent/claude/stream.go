@@ -191,8 +191,13 @@ func (ts *turnState) blockStart(key blockKey, b contentBlock) error {
 }
 
 // openTool opens the item of a tool call: streaming its input when input
-// is nil, else with it.
+// is nil, else with it. A TodoWrite opens no item: once Claude Code has
+// taken its input (its tool_result), the input revises the turn's plan.
 func (ts *turnState) openTool(name, toolID string, input json.RawMessage) (*openItem, error) {
+	if name == toolTodoWrite {
+		ts.tools[toolID] = &openItem{kind: model.KindPlan, block: "tool_use", tool: name, toolID: toolID, inputDone: input != nil, todos: input}
+		return ts.tools[toolID], nil
+	}
 	plan := planTool(name, input, readFile)
 	id, err := ts.t.StartItem(plan.Kind, plan.Status, plan.Fields)
 	if err != nil {
@@ -213,6 +218,10 @@ func (ts *turnState) inputDone(oi *openItem, input json.RawMessage) error {
 		return nil
 	}
 	oi.inputDone = true
+	if oi.kind == model.KindPlan {
+		oi.todos = input
+		return nil
+	}
 	plan := planTool(oi.tool, input, readFile)
 	if oi.kind == model.KindFileChange {
 		oi.proposed, _ = plan.Fields["changes"].([]any)

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 
@@ -48,7 +49,8 @@ type openItem struct {
 	input         strings.Builder // a tool's input JSON, as streamed
 	streamedInput bool
 	inputDone     bool
-	proposed      []any // a file tool's proposed change
+	proposed      []any           // a file tool's proposed change
+	todos         json.RawMessage // a TodoWrite's input, for the plan
 }
 
 // apiError is a failed model request Claude Code gave up on.

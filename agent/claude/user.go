@@ -65,6 +65,9 @@ func (ts *turnState) toolResult(r toolResult, result json.RawMessage) error {
 	if oi.key.msg != "" {
 		delete(ts.blocks, oi.key)
 	}
+	if oi.kind == model.KindPlan {
+		return ts.todoResult(oi, r)
+	}
 	status, fields := planToolResult(oi.tool, r, result)
 	if r.IsError && ts.ctx.Err() != nil {
 		// Claude Code stopped the tool because the turn was interrupted.

@@ -106,6 +106,8 @@ func (ts *turnState) handle(m *message) {
 		})
 	case "item/fileChange/patchUpdated":
 		err = ts.patchUpdated(m.Params)
+	case "turn/plan/updated":
+		err = ts.planUpdated(m.Params)
 	case "error":
 		err = ts.codexErrorLocked(m.Params)
 	case "warning", "configWarning":

@@ -96,6 +96,13 @@ func describeEvent(ev *model.Event) string {
 		if a, ok := ev.Item.AnswerOf(); ok && ev.Item.Kind == model.KindQuestion {
 			fmt.Fprintf(&b, " answer %q", render.QuestionAnswerText(a))
 		}
+		if ev.Item.Kind == model.KindPlan {
+			p := ev.Item.PlanOf()
+			fmt.Fprintf(&b, " %s", render.PlanProgress(p))
+			if i := p.Current(); i >= 0 {
+				fmt.Fprintf(&b, " %s %q", p.Steps[i].Status, p.Steps[i].Text)
+			}
+		}
 		for _, n := range render.HostCutNotes(ev.Item) {
 			fmt.Fprintf(&b, " [%s]", n)
 		}

@@ -65,3 +65,17 @@ func TestDescribeEventSaysWhatWasCut(t *testing.T) {
 		})
 	}
 }
+
+// watch's line for a plan revision gives its progress and its current
+// step.
+func TestDescribeEventGivesAPlansProgress(t *testing.T) {
+	it, err := model.DecodeItem([]byte(`{"itemId":"p","kind":"plan","revision":2,"status":"inProgress","steps":[` +
+		`{"text":"Read","status":"completed"},{"text":"Fix","status":"inProgress"},{"text":"Test","status":"pending"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describeEvent(&model.Event{Seq: 7, Method: model.MethodItemUpdated, Item: it})
+	if want := `plan p r2 inProgress 1/3 inProgress "Fix"`; !strings.HasSuffix(got, want) {
+		t.Fatalf("describeEvent = %q, want it to end %q", got, want)
+	}
+}

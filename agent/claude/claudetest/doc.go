@@ -40,6 +40,10 @@
 //	             EditOld by EditNew in it; then EditAnswerPrefix
 //	ask user     an AskUserQuestion tool_use (AskQuestion, AskOptions);
 //	             after the answer, AskAnswerPrefix and the tool_result
+//	plan the     a TodoWrite of PlanTodos[0], after its result one of
+//	work         PlanTodos[1]; then PlanAnswer (Claude Code offers
+//	             TodoWrite only with CLAUDE_CODE_ENABLE_TODO_TOOLS=1 and
+//	             CLAUDE_CODE_ENABLE_TASKS=0, as the bridge sets them)
 //	slow         thinking, then deltas "slow0 ", "slow1 ", ... every
 //	             SlowInterval (SlowDeltas of them), until the request ends
 //	long         LongText in LongChunk-rune deltas, LongRate a second

@@ -37,6 +37,9 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 	case "ask":
 		s.toolUse("AskUserQuestion", askInput())
 		stop = "tool_use"
+	case "plan":
+		s.toolUse("TodoWrite", map[string]any{"todos": PlanTodos[0]})
+		stop = "tool_use"
 	case "slow":
 		s.thinking(agenttest.Halves(PlainThinking)...)
 		if !s.textBlock(agenttest.NumberedDeltas("slow", f.opts.SlowDeltas), f.opts.SlowInterval) {
@@ -63,8 +66,19 @@ type step struct {
 }
 
 // nextStep is the tool call that follows p's tool result, if the
-// scenario has one: "edit:" reads the file first, then edits it.
+// scenario has one: "edit:" reads the file first, then edits it; "plan
+// the work" writes its second todo list after the first.
 func nextStep(req Request, p play) (step, bool) {
+	if p.tool.Name == "TodoWrite" && !p.result.IsError && scenarioOf(req.LastPrompt()).name == "plan" {
+		var in struct {
+			Todos []PlanTodo `json:"todos"`
+		}
+		_ = json.Unmarshal(p.tool.Input, &in)
+		if len(in.Todos) == len(PlanTodos[0]) {
+			return step{name: "TodoWrite", input: map[string]any{"todos": PlanTodos[1]}}, true
+		}
+		return step{}, false
+	}
 	if p.tool.Name != "Read" || p.result.IsError || scenarioOf(req.LastPrompt()).name != "edit" {
 		return step{}, false
 	}
@@ -83,6 +97,8 @@ func followupAnswer(p play) string {
 		return ToolErrorPrefix + " " + out
 	case p.tool.Name == "AskUserQuestion":
 		return AskAnswerPrefix + " " + out
+	case p.tool.Name == "TodoWrite":
+		return PlanAnswer
 	case p.tool.Name == "Write" || p.tool.Name == "Edit":
 		return EditAnswerPrefix + " " + out
 	}

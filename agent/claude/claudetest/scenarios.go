@@ -18,6 +18,7 @@ var Scenarios = []Scenario{
 	{Name: "write", Keyword: "write:", Does: "a Write tool_use writing WriteContent to the path on the rest of the line (Claude Code asks can_use_tool); then EditAnswerPrefix"},
 	{Name: "edit", Keyword: "edit:", Does: "a Read tool_use of the path on the rest of the line, then an Edit replacing EditOld with EditNew in it (Claude Code asks can_use_tool); then EditAnswerPrefix"},
 	{Name: "ask", Keyword: "ask user", Does: "an AskUserQuestion tool_use asking AskQuestion with AskOptions, single choice (Claude Code asks can_use_tool); then AskAnswerPrefix and the tool_result Claude Code made of the answer"},
+	{Name: "plan", Keyword: "plan the work", Does: "a TodoWrite tool_use of PlanTodos[0] (Claude Code runs it without asking), then after its result a TodoWrite of PlanTodos[1], the plan revised; then PlanAnswer"},
 	{Name: "slow", Keyword: "slow", Does: "thinking, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
 	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, LongRate a second (default as fast as possible), no thinking"},
 	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no thinking"},
@@ -59,6 +60,30 @@ const (
 	// BadRequestMessage is the message of the "model error" scenario.
 	BadRequestMessage = "fake model error"
 )
+
+// PlanAnswer is the answer after "plan the work" revised its plan.
+const PlanAnswer = "The plan is done but for the tests."
+
+// PlanTodo is one entry of a TodoWrite input, as Claude Code takes it.
+type PlanTodo struct {
+	Content    string `json:"content"`
+	Status     string `json:"status"` // pending, in_progress, completed
+	ActiveForm string `json:"activeForm"`
+}
+
+// PlanTodos are the two todo lists "plan the work" writes: the second
+// completes the first step, starts the second and adds a step.
+var PlanTodos = [][]PlanTodo{
+	{
+		{Content: "Read the code", Status: "in_progress", ActiveForm: "Reading the code"},
+		{Content: "Fix the bug", Status: "pending", ActiveForm: "Fixing the bug"},
+	},
+	{
+		{Content: "Read the code", Status: "completed", ActiveForm: "Reading the code"},
+		{Content: "Fix the bug", Status: "in_progress", ActiveForm: "Fixing the bug"},
+		{Content: "Run the tests", Status: "pending", ActiveForm: "Running the tests"},
+	},
+}
 
 // AskOptions are the labels of the options "ask user" offers.
 var AskOptions = []string{"Postgres", "SQLite"}

@@ -45,6 +45,10 @@
 //	ask user         a request_user_input call asking AskQuestion (id
 //	                 AskQuestionID) with AskOptions; after the answer,
 //	                 AskAnswerPrefix and the tool's output
+//	plan the work    update_plan of PlanSteps[0] (with PlanExplanation),
+//	                 after its output one of PlanSteps[1]; then PlanAnswer
+//	                 (Codex offers update_plan only with
+//	                 [tools.update_plan] enabled = true: HomeOptions.ExtraConfig)
 //	slow             reasoning, then deltas "slow0 ", "slow1 ", ... every
 //	                 SlowInterval (SlowDeltas of them), until the request ends
 //	long             LongText in LongChunk-rune deltas, LongRate a second

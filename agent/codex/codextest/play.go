@@ -21,7 +21,14 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play, failing bool) {
 	case "title":
 		s.text(`{"title":"` + Title + `"}`)
 	case "followup":
+		if next, ok := nextPlan(req); ok {
+			s.functionCall("update_plan", map[string]any{"plan": next})
+			break
+		}
 		s.text(words(followupAnswer(req))...)
+	case "plan":
+		s.reasoning("I will plan ", "the work.")
+		s.functionCall("update_plan", map[string]any{"explanation": PlanExplanation, "plan": PlanSteps[0]})
 	case "model error":
 		s.failed("server_error", "fake model error")
 		return
@@ -102,10 +109,43 @@ func patchText(update bool, file string) string {
 	return "*** Begin Patch\n*** Add File: " + file + "\n+" + PatchLine + "\n*** End Patch\n"
 }
 
+// lastCall is the function call whose output ends req's input.
+func lastCall(req Request) (InputItem, bool) {
+	last, ok := toolOutput(req)
+	if !ok {
+		return InputItem{}, false
+	}
+	for _, it := range req.Input {
+		if it.Type == "function_call" && it.CallID == last.CallID {
+			return it, true
+		}
+	}
+	return InputItem{}, false
+}
+
+// nextPlan is the plan "plan the work" gives after its first one ran.
+func nextPlan(req Request) ([]PlanStep, bool) {
+	call, ok := lastCall(req)
+	if !ok || call.Name != "update_plan" {
+		return nil, false
+	}
+	var a struct {
+		Plan []PlanStep `json:"plan"`
+	}
+	if json.Unmarshal([]byte(call.Arguments), &a) != nil || len(a.Plan) != len(PlanSteps[0]) {
+		return nil, false
+	}
+	return PlanSteps[1], true
+}
+
 // followupAnswer quotes the output of the tool call that ended req's
-// input: the text after Codex's last "Output:" line, or all of it.
+// input: the text after Codex's last "Output:" line, or all of it; after
+// update_plan, PlanAnswer.
 func followupAnswer(req Request) string {
 	last, _ := toolOutput(req)
+	if call, ok := lastCall(req); ok && call.Name == "update_plan" {
+		return PlanAnswer
+	}
 	prefix := CommandAnswerPrefix
 	for _, it := range req.Input {
 		if it.Type == "function_call" && it.CallID == last.CallID && it.Name == "request_user_input" {

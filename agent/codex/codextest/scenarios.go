@@ -24,6 +24,7 @@ var Scenarios = []Scenario{
 	{Name: "patch", Keyword: "patch:", Does: "exec_command running apply_patch that adds the named file holding PatchLine (Codex shows a fileChange item; read-only sandbox asks item/fileChange/requestApproval)"},
 	{Name: "patch file", Keyword: "patch", Does: "as patch: with the file " + DefaultPatchFile},
 	{Name: "ask", Keyword: "ask user", Does: "a request_user_input call asking AskQuestion (id AskQuestionID) with AskOptions (Codex asks item/tool/requestUserInput); after the answer, AskAnswerPrefix and the tool's output"},
+	{Name: "plan", Keyword: "plan the work", Does: "an update_plan call of PlanSteps[0] with PlanExplanation; after its output, one of PlanSteps[1] (the plan revised); then PlanAnswer"},
 	{Name: "slow", Keyword: "slow", Does: "reasoning, then an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (interrupt, kill)"},
 	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, LongRate a second (default as fast as possible), no reasoning"},
 	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no reasoning"},
@@ -70,6 +71,26 @@ const (
 	// Title is the title the fake gives a thread when Codex's own TUI
 	// asks (a "thread_title" request, answered as the JSON it expects).
 	Title = "Fake session title"
+)
+
+// PlanStep is one step of an update_plan call, as Codex takes it.
+type PlanStep struct {
+	Step   string `json:"step"`
+	Status string `json:"status"` // pending, in_progress, completed
+}
+
+// PlanSteps are the two plans "plan the work" gives: the second completes
+// the first step, starts the second and adds a step.
+var PlanSteps = [][]PlanStep{
+	{{Step: "Read the code", Status: "in_progress"}, {Step: "Fix the bug", Status: "pending"}},
+	{{Step: "Read the code", Status: "completed"}, {Step: "Fix the bug", Status: "in_progress"}, {Step: "Run the tests", Status: "pending"}},
+}
+
+const (
+	// PlanExplanation is the explanation of "plan the work"'s first plan.
+	PlanExplanation = "Reading first, then the fix."
+	// PlanAnswer is the answer after "plan the work" revised its plan.
+	PlanAnswer = "The plan is done but for the tests."
 )
 
 // play is the fake's decision for one request.
