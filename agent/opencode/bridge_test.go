@@ -213,6 +213,30 @@ func TestOpenCodeBridge(t *testing.T) {
 		agenttest.WantCompleted(t, next)
 	})
 
+	t.Run("TodoWriteIsThePlan", func(t *testing.T) {
+		// Two todowrite calls are one plan item revised, never a tool
+		// call; the cancelled todo leaves the plan.
+		r := base.fork(t)
+		done, _ := r.Turn("plan the work")
+		agenttest.WantCompleted(t, done)
+		plan := r.One(model.KindPlan, done.TurnID)
+		got := plan.PlanOf()
+		if plan.Status != model.StatusCompleted || len(got.Steps) != 2 ||
+			got.Steps[0] != (model.PlanStep{Text: "Read the code", Status: model.StepCompleted}) ||
+			got.Steps[1] != (model.PlanStep{Text: "Run the tests", Status: model.StepInProgress}) {
+			t.Fatalf("plan %s %+v, want the revised list without the cancelled todo", plan.Status, got)
+		}
+		if plan.Revision < 2 {
+			t.Errorf("plan revision %d: the revision did not update it", plan.Revision)
+		}
+		if calls := r.Items(model.KindToolCall, done.TurnID); len(calls) != 0 {
+			t.Errorf("todowrite also shown as tool calls: %d", len(calls))
+		}
+		if r.Last(model.KindAgentMessage, done.TurnID).Text() != opencodetest.PlanAnswer {
+			t.Error("no answer after the plan")
+		}
+	})
+
 	t.Run("ModelErrorFailsTheTurnReadably", func(t *testing.T) {
 		r := base.fork(t)
 		done, _ := r.Turn("model error please")

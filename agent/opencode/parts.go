@@ -49,6 +49,9 @@ func (ts *turnState) partUpdated(props json.RawMessage) error {
 		if isFileTool(p.Tool) {
 			return ts.filePart(p)
 		}
+		if p.Tool == toolTodoWrite && ts.calls[p.CallID] == nil {
+			return ts.todoPart(p)
+		}
 		return ts.toolPart(p)
 	case "patch":
 		ts.patched = append(ts.patched, p.Files...)

@@ -36,6 +36,8 @@
 //	                 WriteContent
 //	edit:            an edit tool call replacing WriteLine by EditedLine in the
 //	                 named absolute path (one made by write:)
+//	plan the work    a todowrite call of PlanTodos[0]; after its result one of
+//	                 PlanTodos[1] (the list revised); then PlanAnswer
 //	ask user         a question tool call asking AskQuestion with AskOptions,
 //	                 single choice (OpenCode sends question.asked); after the
 //	                 answer, "followup" quotes the tool's result

@@ -195,6 +195,17 @@ func (f *FakeModel) playScenario(s *stream, req Request, p play) {
 	case "edit":
 		finish = "tool_calls"
 		s.toolCall(f.id(req, "call"), "edit", map[string]any{"filePath": p.arg, "oldString": WriteLine, "newString": EditedLine})
+	case "plan":
+		switch p.arg {
+		case "", "0":
+			finish = "tool_calls"
+			s.toolCall(f.id(req, "call"), "todowrite", map[string]any{"todos": PlanTodos[0]})
+		case "1":
+			finish = "tool_calls"
+			s.toolCall(f.id(req, "call"), "todowrite", map[string]any{"todos": PlanTodos[1]})
+		default:
+			s.text(PlanAnswer)
+		}
 	case "ask":
 		finish = "tool_calls"
 		s.toolCall(f.id(req, "call"), "question", askInput())

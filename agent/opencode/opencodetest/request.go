@@ -64,6 +64,19 @@ func (r Request) IsCompaction() bool {
 	return false
 }
 
+// toolCalls counts the assistant's calls of tool in the conversation.
+func (r Request) toolCalls(tool string) int {
+	n := 0
+	for _, m := range r.Messages {
+		for _, c := range m.ToolCalls {
+			if c == tool {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // Prompts lists the texts of the request's user messages, oldest first.
 func (r Request) Prompts() []string {
 	var out []string

@@ -1,6 +1,10 @@
 package opencodetest
 
-import "github.com/lookout-sh/lookout/agent/agenttest"
+import (
+	"fmt"
+
+	"github.com/lookout-sh/lookout/agent/agenttest"
+)
 
 // Scenario is one behaviour of the fake model, selected by a keyword in
 // the newest user message of a request.
@@ -16,6 +20,7 @@ var Scenarios = []Scenario{
 	{Name: "write", Keyword: "write:", Does: "a write tool call creating the named absolute path holding WriteContent"},
 	{Name: "edit", Keyword: "edit:", Does: "an edit tool call replacing WriteLine by EditedLine in the named absolute path"},
 	{Name: "ask", Keyword: "ask user", Does: "a question tool call asking AskQuestion with AskOptions, single choice, typed answers allowed (OpenCode sends question.asked); after the answer, the followup quoting the tool's result"},
+	{Name: "plan", Keyword: "plan the work", Does: "a todowrite call of PlanTodos[0]; after its result, one of PlanTodos[1] (the list revised); then PlanAnswer"},
 	{Name: "slow", Keyword: "slow", Does: "an answer of SlowDeltas deltas \"slow0 \", \"slow1 \", ... one per SlowInterval, ending early when the request ends (abort, kill)"},
 	{Name: "long", Keyword: "long", Does: "LongText in LongChunk-character deltas, LongRate a second (default as fast as possible), no reasoning"},
 	{Name: "say", Keyword: "say:", Does: "the rest of the line as the answer, word by word, no reasoning"},
@@ -49,6 +54,24 @@ const (
 	ErrorMessage = "fake upstream failure"
 )
 
+// PlanTodos are the two todo lists of "plan the work", in OpenCode's
+// todowrite shape: the first call's, then the revision.
+var PlanTodos = [2][]map[string]any{
+	{
+		{"id": "1", "content": "Read the code", "status": "in_progress", "priority": "high"},
+		{"id": "2", "content": "Run the tests", "status": "pending", "priority": "medium"},
+		{"id": "3", "content": "Ask the user", "status": "pending", "priority": "low"},
+	},
+	{
+		{"id": "1", "content": "Read the code", "status": "completed", "priority": "high"},
+		{"id": "2", "content": "Run the tests", "status": "in_progress", "priority": "medium"},
+		{"id": "3", "content": "Ask the user", "status": "cancelled", "priority": "low"},
+	},
+}
+
+// PlanAnswer is the answer of "plan the work" after its two todowrite calls.
+const PlanAnswer = "The plan is done."
+
 // AskOptions are the labels of the options of "ask user", in order.
 var AskOptions = []string{"Postgres", "SQLite"}
 
@@ -70,6 +93,9 @@ func choose(r Request) play {
 		return play{name: "summary"}
 	}
 	if n := len(r.Messages); n > 0 && r.Messages[n-1].Role == "tool" {
+		if name, _, ok := agenttest.MatchScenario(r.LastPrompt(), Scenarios); ok && name == "plan" {
+			return play{name: "plan", arg: fmt.Sprint(r.toolCalls("todowrite"))}
+		}
 		return play{name: "followup"}
 	}
 	if name, arg, ok := agenttest.MatchScenario(r.LastPrompt(), Scenarios); ok {
