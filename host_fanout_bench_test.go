@@ -172,4 +172,3 @@ func ownCPU() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
-
