@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -143,36 +144,60 @@ type journalCommit struct {
 
 func readChain(t *testing.T, urls, ns, sid string) []journalCommit {
 	t.Helper()
+	var err error
+	for attempt := range 5 {
+		if attempt > 0 {
+			time.Sleep(2 * time.Second) // a cluster just healed may not answer yet
+		}
+		var out []journalCommit
+		if out, err = readChainOnce(urls, ns, sid); err == nil {
+			if len(out) == 0 {
+				t.Fatalf("no commit of session %s in the stream", sid)
+			}
+			return out
+		}
+	}
+	t.Fatalf("reading session %s's chain of commits: %v", sid, err)
+	return nil
+}
+
+// readChainOnce reads every commit of session sid, or fails: a read that
+// fails midway never passes for the chain's end.
+func readChainOnce(urls, ns, sid string) ([]journalCommit, error) {
 	nc, err := nats.Connect(urls)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	defer nc.Close()
 	js, err := jetstream.New(nc)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	op := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), 10*time.Second)
+	}
+	ctx, cancel := op()
 	stream, err := js.Stream(ctx, ns+"_journal")
+	cancel()
 	if err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("look up the journal stream: %w", err)
 	}
 	var out []journalCommit
 	for seq := uint64(1); ; {
+		ctx, cancel := op()
 		m, err := stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(ns+".j."+sid))
+		cancel()
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return out, nil // no message on the subject at or after seq
+		}
 		if err != nil {
-			break // no message on the subject at or after seq
+			return nil, fmt.Errorf("read the commit at or after stream seq %d: %w", seq, err)
 		}
 		num := func(k string) int64 { n, _ := strconv.ParseInt(m.Header.Get(k), 10, 64); return n }
 		out = append(out, journalCommit{at: m.Sequence, writer: m.Header.Get("Lookout-Writer"), claim: m.Header.Get("Lookout-Claim") == "1",
 			first: num("Lookout-Seq-First"), last: num("Lookout-Seq-Last")})
 		seq = m.Sequence + 1
 	}
-	if len(out) == 0 {
-		t.Fatalf("no commit of session %s in the stream", sid)
-	}
-	return out
 }
 
 // checkOneChain fails unless the session's journal is one writer's chain

@@ -24,6 +24,8 @@ var requestHandlers = map[string]requestHandler{
 	"session/subscribe":   (*conn).subscribe,
 	"session/unsubscribe": paramsHandler((*conn).unsubscribe),
 	"session/focus":       paramsHandler((*conn).focusSession),
+	"sessions/watch":      paramsHandler((*conn).watchSessions),
+	"sessions/unwatch":    paramsHandler((*conn).unwatchSessions),
 	"view/page":           paramsHandler((*conn).page),
 	"turn/submit":         forwardable(paramsHandler((*conn).submit)),
 	"command/replay":      forwardable(paramsHandler((*conn).replay)),

@@ -60,6 +60,8 @@ type Host struct {
 	// replicaMu serialises making replicas of other fleet hosts' sessions.
 	replicaMu sync.Mutex
 	fleetList fleetListState // a fleet host's session/list (fleet_list.go)
+	// sessionsWatch is the summary stream (sessions/watch, sessions_watch.go).
+	sessionsWatch sessionsWatch
 
 	health journalHealth
 

@@ -160,4 +160,5 @@ func (h *Host) dropConn(c *conn) {
 	h.mu.Lock()
 	delete(h.conns, c)
 	h.mu.Unlock()
+	h.unwatch(c)
 }

@@ -50,6 +50,7 @@ func (c *conn) initialize(params json.RawMessage) (any, *rpcError) {
 			"agentCommands":  true,
 			"questions":      true,
 			"steer":          steers(c.h.agent),
+			"sessionsWatch":  true,
 		},
 	}, nil
 }

@@ -21,8 +21,8 @@ type SessionInfo struct {
 	// CostUSD is the session's cost as its agent reports it (absent where
 	// the agent reports none).
 	CostUSD json.RawMessage `json:"costUsd,omitempty"`
-	// Needs says why the session waits for its user: "approval" or
-	// "failed" (its last turn); "" when nothing waits, or from a host that
+	// Needs says why the session waits for its user: "approval",
+	// "question" or "failed" (its last turn); "" when nothing waits, or from a host that
 	// does not say (docs/protocol.md, "Listing sessions pages").
 	Needs string `json:"needs,omitempty"`
 	// PendingApprovals counts the approvals waiting for an answer.
