@@ -55,8 +55,11 @@ type Host struct {
 	sessions map[string]*session
 	order    []*session
 	conns    map[*conn]struct{}
-	closing  bool
-	demoSID  string
+	// upgrading counts the connection slots taken by upgrades not yet
+	// registered (reserveConn).
+	upgrading int
+	closing   bool
+	demoSID   string
 	// replicaMu serialises making replicas of other fleet hosts' sessions.
 	replicaMu sync.Mutex
 	fleetList fleetListState // a fleet host's session/list (fleet_list.go)

@@ -139,9 +139,11 @@ func (h *Host) noteQueued(n int) {
 	}
 }
 
+// addConn registers c in the slot reserveConn took for it.
 func (h *Host) addConn(c *conn) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.upgrading--
 	if h.closing {
 		return false
 	}
@@ -149,11 +151,25 @@ func (h *Host) addConn(c *conn) bool {
 	return true
 }
 
-// roomForConn reports whether another connection may open (MaxConns).
-func (h *Host) roomForConn() bool {
+// reserveConn takes a connection slot (MaxConns) before the upgrade, or
+// reports that none is free. The slot counts from the check on, so
+// upgrades side by side never open more than MaxConns: the client's dial
+// returns at the 101, before addConn. addConn or releaseConn gives it up.
+func (h *Host) reserveConn() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return len(h.conns) < h.opts.MaxConns
+	if len(h.conns)+h.upgrading >= h.opts.MaxConns {
+		return false
+	}
+	h.upgrading++
+	return true
+}
+
+// releaseConn gives back a slot whose upgrade failed.
+func (h *Host) releaseConn() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.upgrading--
 }
 
 func (h *Host) dropConn(c *conn) {

@@ -39,13 +39,14 @@ func (h *Host) serveWS(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unauthorized: a bearer token is required (Authorization header or ?token=)", http.StatusUnauthorized)
 		return
 	}
-	if !h.roomForConn() {
+	if !h.reserveConn() {
 		w.Header().Set("Retry-After", "5")
 		http.Error(w, "service unavailable: the host has as many connections as it serves", http.StatusServiceUnavailable)
 		return
 	}
 	ws, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
+		h.releaseConn()
 		return // the upgrader has answered
 	}
 	ws.SetReadLimit(MaxFrameBytes)

@@ -39,8 +39,9 @@ func TestSteerLandsInTheRunningTurnOnce(t *testing.T) {
 		t.Fatalf("steer answered %+v, want turn %s and an item", first, turn)
 	}
 	if _, _, err := c.WaitEvent(st, func(*model.Event) bool {
+		steer := st.Item(first.ItemID)
 		for _, m := range itemsOfKind(st, model.KindAgentMessage) {
-			if strings.Contains(m.Text(), "use the blue one") {
+			if strings.Contains(m.Text(), "use the blue one") && steer != nil && steer.Status == model.StatusCompleted {
 				return true
 			}
 		}
