@@ -77,11 +77,18 @@ func TestSessionsWatchStreamsWhatChanges(t *testing.T) {
 	}
 	waitEntry(t, c, cr.SessionID, func(e map[string]any) bool { return e["needs"] == "approval" })
 
-	c.MustCall(t, "session/delete", map[string]any{"sessionId": cr.SessionID}, nil)
-	for {
-		p := nextChanged(t, c)
-		if len(p.Removed) == 1 && p.Removed[0] == cr.SessionID {
-			break
+	e := rpcCode(t, c, "session/delete", map[string]any{"sessionId": cr.SessionID})
+	switch {
+	case e != nil && errReason(t, e)["reason"] == "deleteUnsupported":
+		t.Log("this journal cannot delete sessions (LOOKOUT_TEST_JOURNAL): removal not checked")
+	case e != nil:
+		t.Fatalf("session/delete: %+v", e)
+	default:
+		for {
+			p := nextChanged(t, c)
+			if len(p.Removed) == 1 && p.Removed[0] == cr.SessionID {
+				break
+			}
 		}
 	}
 	// At rest: nothing more comes while a few looks pass.
