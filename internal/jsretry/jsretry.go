@@ -45,13 +45,22 @@ func Do(ctx context.Context, retry func(error) bool, op func(context.Context) er
 // cluster whose meta leader is being elected (a node restarted).
 const ClusterNotAvailable jetstream.ErrorCode = 10008
 
+// NoPlacement is "no suitable peers for placement": a cluster that cannot
+// place a replicated stream or bucket now, most often because it still
+// counts a peer offline after a start or a heal (measured in CI right
+// after every node answered). Its callers bound their retries (a fleet
+// join 30 s, the journal's opening 30 s), so a cluster that can never
+// place it (too few nodes for the replicas) is still reported.
+const NoPlacement jetstream.ErrorCode = 10005
+
 // Transient reports whether err may pass on its own: a timeout, no
-// responders, a connection reconnecting, a cluster electing its leader.
+// responders, a connection reconnecting, a cluster electing its leader or
+// not placing replicas yet.
 func Transient(err error) bool {
 	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) ||
 		errors.Is(err, nats.ErrConnectionReconnecting) || errors.Is(err, nats.ErrDisconnected) ||
-		HasCode(err, ClusterNotAvailable)
+		HasCode(err, ClusterNotAvailable) || HasCode(err, NoPlacement)
 }
 
 // HasCode reports whether err is a JetStream API error with code.

@@ -20,6 +20,7 @@ func TestTransient(t *testing.T) {
 		{context.DeadlineExceeded, true},
 		{nats.ErrConnectionReconnecting, true},
 		{&jetstream.APIError{ErrorCode: ClusterNotAvailable}, true},
+		{fmt.Errorf("bucket x: %w", &jetstream.APIError{ErrorCode: NoPlacement}), true},
 		{&jetstream.APIError{ErrorCode: jetstream.JSErrCodeStreamWrongLastSequence}, false},
 		{jetstream.ErrKeyNotFound, false},
 		{errors.New("no such thing"), false},
